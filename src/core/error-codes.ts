@@ -1,0 +1,25 @@
+/**
+ * Every machine-readable `code` the simulator puts in an Error body, with its
+ * HTTP status and when it is used. The README's error table is this table.
+ */
+export const errorCatalogue = {
+  invalid_query_parameter: { status: 400, when: 'A query parameter (`limit`, `status`) is malformed, out of range or repeated.' },
+  invalid_path_parameter: { status: 400, when: '`petId` is not an integer in the safe-integer range.' },
+  invalid_body: { status: 400, when: 'The createPet body is missing, is not JSON, is not an object, or has invalid fields (all are named).' },
+  bad_request: { status: 400, when: 'The HTTP request itself is malformed (standalone server only).' },
+  missing_api_key: { status: 401, when: 'No `Authorization` header, another scheme than Bearer, or an empty token.' },
+  invalid_api_key: { status: 401, when: 'A Bearer token that is not a known API key.' },
+  admin_unauthorized: { status: 401, when: 'A control endpoint (`/__sim/*`) called without the admin token it requires.' },
+  pet_not_found: { status: 404, when: 'getPet for an id that does not exist.' },
+  route_not_found: { status: 404, when: 'A path under the API prefix (or the server) that the API does not have.' },
+  method_not_allowed: { status: 405, when: 'A known path with a method it does not support; `Allow` lists the supported ones.' },
+  endpoint_removed: { status: 410, when: 'getPet after its removal date (5 December 2030) on the simulator clock.' },
+  payload_too_large: { status: 413, when: 'A request body over the body limit (standalone server; default 1 MiB).' },
+  unsupported_media_type: { status: 415, when: 'createPet with a `Content-Type` that is not JSON.' },
+  rate_limit_exceeded: { status: 429, when: 'The per-minute or per-day limit of the caller is used up; see `Retry-After`.' },
+  api_key_banned: { status: 429, when: 'The caller kept sending requests after 429s and is temporarily banned; see `Retry-After`.' },
+  internal_error: { status: 500, when: 'A bug in the simulator (please report it).' },
+  not_implemented: { status: 501, when: 'GET /store/orders: named by the spec but never specified.' },
+} as const satisfies Record<string, { status: number; when: string }>
+
+export type ErrorCode = keyof typeof errorCatalogue

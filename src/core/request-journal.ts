@@ -1,0 +1,58 @@
+/** One request the simulator answered, as `GET /__sim/requests` lists it. */
+export interface JournalEntry {
+  /** 1, 2, 3… in the order requests were answered, never reused before `clear()`. */
+  readonly sequence: number
+  /** ISO 8601 time on the simulator's clock. */
+  readonly at: string
+  readonly method: string
+  /** Path and query string. */
+  readonly path: string
+  readonly status: number
+  /** `listPets`, `createPet`, `getPet`, or the name of the simulator's own route. */
+  readonly operation: string
+  /** The key's fingerprint (never the key), or `anonymous`. */
+  readonly caller: string
+  /** The caller's plan, e.g. `pro`; `anonymous` without a valid key. */
+  readonly plan: string
+  readonly durationMs: number
+}
+
+/**
+ * The most recent requests, oldest first, up to a capacity.
+ *
+ * @example
+ * const journal = createRequestJournal({ capacity: 100 })
+ * journal.entries().filter((entry) => entry.status === 429)
+ */
+export interface RequestJournal {
+  record(entry: Omit<JournalEntry, 'sequence'>): void
+  entries(): JournalEntry[]
+  clear(): void
+}
+
+export const defaultJournalCapacity = 1000
+
+export function createRequestJournal(options: { capacity?: number } = {}): RequestJournal {
+  const capacity = options.capacity ?? defaultJournalCapacity
+  let ring: JournalEntry[] = []
+  let start = 0
+  let sequence = 0
+  return {
+    record(entry) {
+      if (capacity <= 0) return
+      const full = { sequence: ++sequence, ...entry }
+      if (ring.length < capacity) {
+        ring.push(full)
+      } else {
+        ring[start] = full
+        start = (start + 1) % capacity
+      }
+    },
+    entries: () => [...ring.slice(start), ...ring.slice(0, start)],
+    clear() {
+      ring = []
+      start = 0
+      sequence = 0
+    },
+  }
+}

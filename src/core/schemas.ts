@@ -1,0 +1,66 @@
+import * as z from 'zod'
+
+/** The spec's PetStatus enumeration. Matching is exact: `Available` is not a status. */
+export const petStatuses = ['available', 'pending', 'sold'] as const
+export const PetStatusSchema = z.enum(petStatuses, {
+  error: (issue) => `must be one of ${petStatuses.join(', ')} (got ${JSON.stringify(issue.input) ?? 'nothing'})`,
+})
+export type PetStatus = z.infer<typeof PetStatusSchema>
+
+/** The longest pet name accepted (the spec is silent; see the README). */
+export const maxNameLength = 255
+
+export const PetNameSchema = z
+  .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
+  .refine((name) => name.trim().length > 0, 'must not be empty')
+  .refine((name) => name.length <= maxNameLength, `must be at most ${maxNameLength} characters`)
+
+/**
+ * Category identifiers are positive int64 values in the spec; the simulator
+ * accepts those in JavaScript's safe-integer range and rejects larger ones
+ * instead of silently rounding them.
+ */
+export const CategoryIdSchema = z
+  .number({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be an integer') })
+  .refine(Number.isInteger, 'must be an integer')
+  .refine((value) => Number.isSafeInteger(value), 'is outside the supported integer range (±9007199254740991)')
+  .refine((value) => value >= 1, 'must be at least 1')
+
+/** The createPet request body. Unknown fields (including `id`) are dropped. */
+export const NewPetSchema = z.object({
+  name: PetNameSchema,
+  categoryId: CategoryIdSchema,
+  status: PetStatusSchema.optional(),
+})
+export type NewPet = z.infer<typeof NewPetSchema>
+
+/** A pet as the API returns it. The simulator always fills in `status`. */
+export const PetSchema = z.object({
+  id: z.int().min(1),
+  name: z.string(),
+  categoryId: z.int().min(1),
+  status: PetStatusSchema,
+})
+export type Pet = z.infer<typeof PetSchema>
+
+export const PetsSchema = z.array(PetSchema)
+
+/** The spec's Error body. */
+export const ErrorBodySchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  status: z.int().min(400).max(599),
+})
+
+/**
+ * Describes every problem zod found, one per field, in a single sentence:
+ * `name: is required; categoryId: must be an integer`.
+ */
+export function describeIssues(error: z.ZodError): string {
+  const byField = new Map<string, string>()
+  for (const issue of error.issues) {
+    const field = issue.path.length > 0 ? issue.path.map(String).join('.') : 'body'
+    if (!byField.has(field)) byField.set(field, issue.message)
+  }
+  return [...byField].map(([field, message]) => `${field}: ${message}`).join('; ')
+}
