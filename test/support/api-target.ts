@@ -1,0 +1,43 @@
+/**
+ * Something the HTTP scenarios can run against: the handlers in-process
+ * behind msw's `setupServer`, or the real CLI on a real port. Both are set up
+ * with the keys below and a clock starting at {@link scenarioStart}.
+ */
+export interface ApiTarget {
+  /** Base URL of the API, ending with the prefix, e.g. `http://127.0.0.1:4010/v1`. */
+  readonly apiUrl: string
+  /** Back to a fresh simulator, with the clock at {@link scenarioStart}. */
+  reset(): Promise<void>
+  /** Moves the simulator's clock forward. */
+  advanceClock(milliseconds: number): Promise<void>
+  /** Sets the simulator's clock. */
+  setClock(iso: string): Promise<void>
+}
+
+/** The keys every target accepts. */
+export const testKeys = {
+  free: 'test-free-key',
+  pro: 'test-pro-key',
+  business: 'test-business-key',
+  enterprise: 'test-enterprise-key',
+  /** 3 per minute, 5 per day. */
+  tiny: 'test-tiny-key',
+  /** 5 per minute, 3 per day: the day window binds first. */
+  tinyDay: 'test-tiny-day-key',
+} as const
+
+export const testKeySpec = {
+  [testKeys.free]: 'free',
+  [testKeys.pro]: 'pro',
+  [testKeys.business]: 'business',
+  [testKeys.enterprise]: 'enterprise:2000/50000',
+  [testKeys.tiny]: 'enterprise:3/5',
+  [testKeys.tinyDay]: 'enterprise:5/3',
+} as const
+
+/** Thirty seconds into a UTC minute, mid-morning, well before the getPet sunset. */
+export const scenarioStart = '2030-06-15T10:00:30.000Z'
+
+/** Seed and size of the catalogue every target is created with. */
+export const scenarioSeed = 4242
+export const scenarioPetCount = 60

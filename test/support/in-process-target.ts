@@ -1,0 +1,33 @@
+import { setupServer } from 'msw/node'
+import { createManualClock } from '../../src/core/clock.ts'
+import { createSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator.ts'
+import { scenarioPetCount, scenarioSeed, scenarioStart, testKeySpec, type ApiTarget } from './api-target.ts'
+
+/** The origin in-process requests are sent to; nothing listens there. */
+export const inProcessOrigin = 'http://petstore.test'
+
+/**
+ * Starts msw's `setupServer` with a simulator's handlers, as a user's test
+ * suite would, and returns the target with the simulator behind it.
+ */
+export function startInProcessTarget(options: SimulatorOptions = {}): ApiTarget & { simulator: Simulator; close(): void } {
+  const manualClock = createManualClock(scenarioStart)
+  const simulator = createSimulator({ seed: scenarioSeed, pets: scenarioPetCount, keys: testKeySpec, clock: manualClock, ...options })
+  const server = setupServer(...simulator.handlers)
+  server.listen({ onUnhandledFrame: 'error' })
+  return {
+    simulator,
+    apiUrl: `${inProcessOrigin}${simulator.basePath}`,
+    async reset() {
+      simulator.reset()
+      manualClock.set(scenarioStart)
+    },
+    async advanceClock(milliseconds) {
+      simulator.clock.advance(milliseconds)
+    },
+    async setClock(iso) {
+      simulator.clock.set(iso)
+    },
+    close: () => server.close(),
+  }
+}
