@@ -305,6 +305,16 @@ export function defineApiScenarios(target: () => ApiTarget): void {
       expect((await call('GET', '/pets?limit=100')).body).toHaveLength(scenarioPetCount)
     })
 
+    it('reads a body sent without Content-Type as JSON', async () => {
+      const response = await fetch(`${target().apiUrl}/pets`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${testKeys.pro}` },
+        body: new TextEncoder().encode('{"name":"Raw","categoryId":5}'),
+      })
+      expect(response.status).toBe(201)
+      expect((await response.json()).name).toBe('Raw')
+    })
+
     it('refuses a body that is not JSON with 415', async () => {
       const response = await call('POST', '/pets', { body: 'name=Rex&categoryId=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
       expectError(response, 415, 'unsupported_media_type')
@@ -373,6 +383,11 @@ export function defineApiScenarios(target: () => ApiTarget): void {
       expectError(response, status, code)
       expect(response.headers.get('allow')).toBe(allow)
       rateLimitHeaders(response)
+    })
+
+    it('authenticates before routing: an unknown path without a key is a 401', async () => {
+      expectError(await call('GET', '/nope', { key: null }), 401, 'missing_api_key')
+      expectError(await call('DELETE', '/pets', { key: 'not-a-key' }), 401, 'invalid_api_key')
     })
 
     it('says in the 501 that the spec never specified GET /store/orders', async () => {
