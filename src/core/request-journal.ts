@@ -25,7 +25,10 @@ export interface JournalEntry {
  * journal.entries().filter((entry) => entry.status === 429)
  */
 export interface RequestJournal {
-  record(entry: Omit<JournalEntry, 'sequence'>): void
+  /** Records an answered request; with `request`, the entry can be found again by {@link entryFor}. */
+  record(entry: Omit<JournalEntry, 'sequence'>, request?: Request): void
+  /** The entry recorded for this request, if it was recorded with it and is still kept. */
+  entryFor(request: Request): JournalEntry | undefined
   entries(): JournalEntry[]
   clear(): void
 }
@@ -37,10 +40,12 @@ export function createRequestJournal(options: { capacity?: number } = {}): Reque
   let ring: JournalEntry[] = []
   let start = 0
   let sequence = 0
+  let byRequest = new WeakMap<Request, JournalEntry>()
   return {
-    record(entry) {
-      if (capacity <= 0) return
+    record(entry, request) {
       const full = { sequence: ++sequence, ...entry }
+      if (request !== undefined) byRequest.set(request, full)
+      if (capacity <= 0) return
       if (ring.length < capacity) {
         ring.push(full)
       } else {
@@ -49,7 +54,9 @@ export function createRequestJournal(options: { capacity?: number } = {}): Reque
       }
     },
     entries: () => [...ring.slice(start), ...ring.slice(0, start)],
+    entryFor: (request) => byRequest.get(request),
     clear() {
+      byRequest = new WeakMap()
       ring = []
       start = 0
       sequence = 0

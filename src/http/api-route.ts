@@ -57,7 +57,7 @@ export function apiRoute(
       caller: caller.key?.fingerprint ?? 'anonymous',
       plan: caller.key === undefined ? 'anonymous' : formatPlan(caller.key.plan),
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-    })
+    }, request)
     return response
   }
 }

@@ -1,0 +1,129 @@
+import { Command, InvalidArgumentError, Option } from 'commander'
+import { parseDuration } from '../core/duration.ts'
+import { parsePlan } from '../core/plans.ts'
+import { petStatuses, type PetStatus } from '../core/schemas.ts'
+import type { Latency } from '../http/api-context.ts'
+import { logFormats, type LogFormat } from '../node/request-log.ts'
+
+/** What the command line asks for, before any file is read. */
+export interface CliOptions {
+  port: number
+  host: string
+  seed?: number
+  pets?: number
+  fixtures?: string
+  key: string[]
+  keys?: string
+  latency?: Latency
+  basePath: string
+  banAfter: number | 'off'
+  banFor: number
+  bodyLimit: number
+  log: LogFormat
+  adminToken?: string
+  defaultStatus: PetStatus
+}
+
+const envPrefix = 'PETSTORE_SIM_'
+
+/**
+ * The `petstore-sim` command. Every flag can also come from an environment
+ * variable `PETSTORE_SIM_<NAME>`; flags win.
+ */
+export function createProgram(): Command {
+  const option = (flags: string, description: string, envName: string) =>
+    new Option(flags, description).env(`${envPrefix}${envName}`)
+  return new Command('petstore-sim')
+    .description('Simulates the Animal Store API over HTTP for frontend development and contract tests.')
+    .addOption(option('-p, --port <n>', 'port to listen on; 0 picks a free port', 'PORT').argParser(wholeNumber('port', 0, 65535)).default(4010))
+    .addOption(option('--host <addr>', 'address to bind; 0.0.0.0 exposes the simulator to the network', 'HOST').default('127.0.0.1'))
+    .addOption(option('--seed <n>', 'seed of the generated catalogue', 'SEED').argParser(wholeNumber('seed', 0, Number.MAX_SAFE_INTEGER)).default(20301205))
+    .addOption(option('--pets <n>', 'how many pets to generate', 'PETS').argParser(wholeNumber('pets', 0, 1_000_000)).default(50))
+    .addOption(option('--fixtures <file>', 'JSON array of pets to serve instead of generated ones', 'FIXTURES'))
+    .addOption(
+      option('--key <token=plan>', 'an API key and its plan (free, pro, business, enterprise:<perMinute>/<perDay>); repeatable; the env variable takes a comma-separated list', 'KEY')
+        .argParser(collectKeys)
+        .default([], 'the demo keys'),
+    )
+    .addOption(option('--keys <file>', 'JSON object of API keys: {"token": "plan"}', 'KEYS'))
+    .addOption(option('--latency <ms>', 'delay every API response: fixed ms, or a min-max range', 'LATENCY').argParser(parseLatency))
+    .addOption(option('--base-path <path>', 'the API prefix', 'BASE_PATH').argParser(parseBasePath).default('/v1'))
+    .addOption(option('--ban-after <n>', 'ban a caller after this many 429s in a row; "off" to never ban', 'BAN_AFTER').argParser(parseBanAfter).default(10))
+    .addOption(option('--ban-for <duration>', 'how long a ban lasts (500ms, 30s, 10m, 1h)', 'BAN_FOR').argParser(parseDurationFlag).default(600_000, '10m'))
+    .addOption(option('--body-limit <bytes>', 'largest request body; larger gets 413', 'BODY_LIMIT').argParser(wholeNumber('body-limit', 1, 2 ** 31)).default(1_048_576, '1048576 (1 MiB)'))
+    .addOption(option('--log <format>', 'request log: one line per request', 'LOG').choices(logFormats).default('pretty'))
+    .addOption(option('--admin-token <token>', 'require "Authorization: Bearer <token>" on /__sim control endpoints (needed to enable them on a non-loopback --host)', 'ADMIN_TOKEN'))
+    .addOption(option('--default-status <status>', 'status of a pet created without one', 'DEFAULT_STATUS').choices(petStatuses).default('available'))
+    .helpOption('-h, --help', 'show this help')
+    .version(packageVersion, '-V, --version', 'show the version')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ petstore-sim
+  $ petstore-sim --port 0 --log json --seed 7 --pets 200
+  $ petstore-sim --key my-key=pro --key big-key=enterprise:5000/2000000
+  $ PETSTORE_SIM_PORT=9000 petstore-sim --latency 20-80 --ban-after off
+
+Control endpoints (no API key; off on a non-loopback --host unless --admin-token is given):
+  GET /__sim/health   POST /__sim/reset   GET|POST /__sim/clock   GET /__sim/requests`,
+    )
+}
+
+declare const PETSTORE_SIM_VERSION: string | undefined
+const packageVersion = typeof PETSTORE_SIM_VERSION === 'string' ? PETSTORE_SIM_VERSION : '0.1.0'
+
+function wholeNumber(name: string, min: number, max: number) {
+  return (value: string): number => {
+    const number = /^\d+$/.test(value.trim()) ? Number(value) : Number.NaN
+    if (!(number >= min && number <= max)) throw new InvalidArgumentError(`--${name} must be a whole number from ${min} to ${max}.`)
+    return number
+  }
+}
+
+function collectKeys(value: string, previous: string[]): string[] {
+  const entries = value.split(',').map((entry) => entry.trim()).filter((entry) => entry.length > 0)
+  for (const entry of entries) {
+    const separator = entry.lastIndexOf('=')
+    if (separator <= 0) throw new InvalidArgumentError(`expected <token>=<plan>, got "${entry}".`)
+    try {
+      parsePlan(entry.slice(separator + 1))
+    } catch (error) {
+      throw new InvalidArgumentError((error as Error).message)
+    }
+  }
+  return [...previous, ...entries]
+}
+
+function parseLatency(value: string): Latency {
+  const match = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(value)
+  if (match) {
+    const min = Number(match[1])
+    if (match[2] === undefined) return min
+    const max = Number(match[2])
+    if (max >= min) return { min, max }
+  }
+  throw new InvalidArgumentError('expected milliseconds (50) or a min-max range (20-80).')
+}
+
+function parseBasePath(value: string): string {
+  const path = value.replace(/\/+$/, '')
+  if (path !== '' && !/^(\/[\w.~-]+)+$/.test(path)) throw new InvalidArgumentError('expected a path such as /v1 or /api/v1.')
+  if (path === '/__sim' || path.startsWith('/__sim/')) throw new InvalidArgumentError('/__sim is reserved for the control endpoints.')
+  return path
+}
+
+function parseBanAfter(value: string): number | 'off' {
+  if (value.trim() === 'off') return 'off'
+  return wholeNumber('ban-after', 0, 1_000_000)(value)
+}
+
+function parseDurationFlag(value: string): number {
+  try {
+    const duration = parseDuration(value)
+    if (duration > 0) return duration
+  } catch {
+    // Reported below.
+  }
+  throw new InvalidArgumentError('expected a duration such as 500ms, 30s, 10m or 1h.')
+}

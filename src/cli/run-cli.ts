@@ -1,0 +1,137 @@
+import { readFileSync } from 'node:fs'
+import { CommanderError } from 'commander'
+import { formatPlan } from '../core/plans.ts'
+import { startServer, type RunningServer, type StartServerOptions } from '../node/server.ts'
+import { demoKeySpec } from '../simulator.ts'
+import { createProgram, type CliOptions } from './cli-options.ts'
+
+/** Exit code for bad flags, unreadable files and a port that cannot be bound. */
+export const usageExitCode = 2
+
+/**
+ * Runs `petstore-sim` with the given arguments: parses the flags (and the
+ * `PETSTORE_SIM_*` environment), starts the server, prints where it listens
+ * and the keys in force, and stops gracefully on SIGINT or SIGTERM.
+ */
+export async function runCli(argv: readonly string[]): Promise<void> {
+  let options: CliOptions
+  const program = createProgram()
+    .exitOverride()
+    .configureOutput({ writeErr: () => {}, writeOut: (text) => process.stdout.write(text) })
+  try {
+    options = program.parse(argv, { from: 'user' }).opts<CliOptions>()
+  } catch (error) {
+    if (error instanceof CommanderError && (error.code === 'commander.helpDisplayed' || error.code === 'commander.version')) return
+    return fail(error instanceof CommanderError ? error.message.replace(/^error: /, '') : String(error))
+  }
+
+  let running: RunningServer
+  try {
+    running = await startServer(toServerOptions(options))
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'EADDRINUSE') return fail(`port ${options.port} on ${options.host} is already in use (try --port 0 for a free port)`)
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return fail(`cannot bind to --host ${options.host}`)
+    return fail((error as Error).message)
+  }
+  printBanner(running, options)
+  stopOnSignals(running, options)
+}
+
+function toServerOptions(options: CliOptions): StartServerOptions {
+  const keys = readKeys(options)
+  const loopback = isLoopback(options.host)
+  return {
+    port: options.port,
+    host: options.host,
+    seed: options.seed,
+    pets: options.pets,
+    fixtures: options.fixtures === undefined ? undefined : readJsonFile(options.fixtures, '--fixtures'),
+    keys,
+    latency: options.latency,
+    baseUrl: options.basePath,
+    ban: options.banAfter === 'off' ? false : { after: options.banAfter, durationMs: options.banFor },
+    bodyLimit: options.bodyLimit,
+    log: options.log,
+    defaultStatus: options.defaultStatus,
+    control: options.adminToken !== undefined ? { adminToken: options.adminToken } : loopback,
+  }
+}
+
+function readKeys(options: CliOptions): Record<string, string> | undefined {
+  const keys: Record<string, string> = {}
+  if (options.keys !== undefined) {
+    const data = readJsonFile(options.keys, '--keys')
+    if (typeof data !== 'object' || data === null || Array.isArray(data) || !Object.values(data).every((plan) => typeof plan === 'string')) {
+      throw new UsageError(`--keys ${options.keys} must hold a JSON object of "token": "plan"`)
+    }
+    Object.assign(keys, data)
+  }
+  for (const entry of options.key) {
+    const separator = entry.lastIndexOf('=')
+    keys[entry.slice(0, separator)] = entry.slice(separator + 1)
+  }
+  return Object.keys(keys).length > 0 ? keys : undefined
+}
+
+function readJsonFile(path: string, flag: string): unknown {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (error) {
+    throw new UsageError(`${flag}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
+  }
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    throw new UsageError(`${flag}: ${path} is not valid JSON (${(error as Error).message})`)
+  }
+}
+
+function printBanner(running: RunningServer, options: CliOptions): void {
+  const usingDemoKeys = options.key.length === 0 && options.keys === undefined
+  const keys = running.simulator.keys.map((key) => ({
+    key: usingDemoKeys && key.token in demoKeySpec ? key.token : key.fingerprint,
+    plan: formatPlan(key.plan),
+    perMinute: key.plan.perMinute,
+    perDay: key.plan.perDay,
+  }))
+  const headline = `petstore-sim listening on ${running.apiUrl}`
+  const control = options.adminToken !== undefined || isLoopback(options.host) ? `${running.url}/__sim` : undefined
+  if (options.log === 'json') {
+    process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), message: headline, url: running.url, apiUrl: running.apiUrl, control, keys })}\n`)
+    return
+  }
+  const lines = [headline]
+  if (options.log === 'pretty') {
+    lines.push(usingDemoKeys ? 'Demo API keys (send "Authorization: Bearer <key>"):' : 'API keys (fingerprints; the keys are yours):')
+    for (const key of keys) lines.push(`  ${key.key.padEnd(22)} ${key.plan.padEnd(12)} ${key.perMinute}/min, ${key.perDay}/day`)
+    lines.push(control === undefined ? 'Control endpoints: off (non-loopback host without --admin-token)' : `Control endpoints: ${control}/health, /reset, /clock, /requests`)
+  }
+  process.stdout.write(`${lines.join('\n')}\n`)
+}
+
+function stopOnSignals(running: RunningServer, options: CliOptions): void {
+  let stopping = false
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      process.exit(signal === 'SIGINT' ? 130 : 143)
+    }
+    stopping = true
+    if (options.log === 'pretty') process.stdout.write(`${signal}: finishing requests in flight, then stopping\n`)
+    running.close(4500).then(() => process.exit(0))
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host)
+}
+
+class UsageError extends Error {}
+
+function fail(message: string): void {
+  process.stderr.write(`petstore-sim: ${message}\n`)
+  process.exitCode = usageExitCode
+}

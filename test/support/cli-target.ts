@@ -1,0 +1,26 @@
+import { scenarioPetCount, scenarioSeed, scenarioStart, testKeySpec, type ApiTarget } from './api-target.ts'
+import { startCli } from './cli-process.ts'
+
+/** The real `petstore-sim` process on a free port, driven through its control endpoints. */
+export async function startCliTarget(): Promise<ApiTarget & { close(): Promise<unknown> }> {
+  const keyArgs = Object.entries(testKeySpec).flatMap(([token, plan]) => ['--key', `${token}=${plan}`])
+  const cli = await startCli(['--port', '0', '--log', 'silent', '--seed', String(scenarioSeed), '--pets', String(scenarioPetCount), ...keyArgs])
+  const control = async (path: string, body?: unknown) => {
+    const response = await fetch(`${cli.origin}/__sim${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    if (!response.ok) throw new Error(`POST /__sim${path} answered ${response.status}: ${await response.text()}`)
+  }
+  return {
+    apiUrl: cli.apiUrl,
+    async reset() {
+      await control('/reset')
+      await control('/clock', { set: scenarioStart })
+    },
+    advanceClock: (milliseconds) => control('/clock', { advance: milliseconds }),
+    setClock: (iso) => control('/clock', { set: iso }),
+    close: () => cli.stop(),
+  }
+}
