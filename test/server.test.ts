@@ -1,0 +1,265 @@
+import { createServer as createHttpServer, request as httpRequest } from 'node:http'
+import { connect } from 'node:net'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createMiddleware, startServer, type RunningServer, type StartServerOptions } from '../src/node/server.ts'
+import { exposedHeaders } from '../src/server/cors.ts'
+
+const servers: RunningServer[] = []
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()))
+})
+
+async function start(options: StartServerOptions = {}): Promise<RunningServer> {
+  const server = await startServer({ port: 0, host: '127.0.0.1', log: 'silent', ...options })
+  servers.push(server)
+  return server
+}
+
+const auth = { authorization: 'Bearer demo-pro-key' }
+
+/** Sends raw bytes and returns what came back before the server closed or `ms` passed. */
+function rawExchange(port: number, payload: string | Buffer, ms = 1000): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1')
+    let received = ''
+    const done = () => {
+      socket.destroy()
+      resolve(received)
+    }
+    socket.setEncoding('utf8').on('data', (chunk: string) => (received += chunk))
+    socket.on('end', done).on('error', done)
+    socket.write(payload)
+    setTimeout(done, ms)
+  })
+}
+
+/** A POST whose body is streamed in chunks without Content-Length. */
+function postChunked(url: string, chunks: string[]): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (response) => {
+      let body = ''
+      response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => resolve({ status: response.statusCode!, body }))
+    })
+    request.on('error', reject)
+    for (const chunk of chunks) request.write(chunk)
+    request.end()
+  })
+}
+
+describe('request bodies', () => {
+  it('answers 413 by Content-Length before reading the body', async () => {
+    const server = await start({ bodyLimit: 1000 })
+    const response = await fetch(`${server.apiUrl}/pets`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: 'x'.repeat(1001) })
+    expect(response.status).toBe(413)
+    expect(await response.json()).toMatchObject({ code: 'payload_too_large', status: 413 })
+  })
+
+  it('counts a streamed body without Content-Length, and accepts one under the limit', async () => {
+    const server = await start({ bodyLimit: 1000 })
+    const over = await postChunked(`${server.apiUrl}/pets`, Array(12).fill(' '.repeat(100)))
+    expect(over.status).toBe(413)
+    expect(JSON.parse(over.body).code).toBe('payload_too_large')
+    const under = await postChunked(`${server.apiUrl}/pets`, ['{"name":"Chunky",', '"categoryId":2}'])
+    expect(under.status).toBe(201)
+    expect(JSON.parse(under.body)).toMatchObject({ name: 'Chunky', categoryId: 2 })
+  })
+
+  it('defaults the limit to 1 MiB', async () => {
+    const server = await start()
+    const body = JSON.stringify({ name: 'Rex', categoryId: 1, padding: 'x'.repeat(1024 * 1024) })
+    const response = await fetch(`${server.apiUrl}/pets`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body })
+    expect(response.status).toBe(413)
+    const small = await fetch(`${server.apiUrl}/pets`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Rex', categoryId: 1, padding: 'x'.repeat(1000 * 1000) }) })
+    expect(small.status).toBe(201)
+  })
+})
+
+describe('malformed requests never crash the server', () => {
+  it.each([
+    ['garbage', 'HELLO\r\n\r\n'],
+    ['a bad header line', 'GET /v1/pets HTTP/1.1\r\nHost: x\r\nbad header\r\n\r\n'],
+    ['a bad Content-Length', 'POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n'],
+    ['an absolute-form target', 'GET http://elsewhere.test/v1/pets HTTP/1.1\r\nHost: x\r\n\r\n'],
+    ['an asterisk target', 'GET * HTTP/1.1\r\nHost: x\r\n\r\n'],
+    ['a hostile Host header', 'GET /v1/pets HTTP/1.1\r\nHost: a/b@c\r\nAuthorization: Bearer demo-pro-key\r\n\r\n'],
+  ])('answers %s with a 4xx Error body', async (_case, payload) => {
+    const server = await start()
+    const port = Number(new URL(server.url).port)
+    const reply = await rawExchange(port, payload)
+    expect(reply).toMatch(/^HTTP\/1\.1 (4\d\d|200)/)
+    const status = Number(reply.slice(9, 12))
+    if (status !== 200) {
+      const body = JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4))
+      expect(body).toMatchObject({ status })
+      expect(Object.keys(body).sort()).toEqual(['code', 'message', 'status'])
+    }
+    expect((await fetch(`${server.url}/__sim/health`)).status).toBe(200)
+  })
+
+  it('reads a hostile Host header as localhost, so it cannot change the path', async () => {
+    const server = await start()
+    const reply = await rawExchange(Number(new URL(server.url).port), 'GET /v1/pets?limit=1 HTTP/1.1\r\nHost: evil/x\r\nAuthorization: Bearer demo-pro-key\r\nConnection: close\r\n\r\n')
+    expect(reply).toMatch(/^HTTP\/1\.1 200/)
+  })
+})
+
+describe('CORS for browser apps on another origin', () => {
+  it('answers a preflight with 204 without a key, and does not count it', async () => {
+    const server = await start()
+    for (let index = 0; index < 3; index++) {
+      const preflight = await fetch(`${server.apiUrl}/pets`, {
+        method: 'OPTIONS',
+        headers: { origin: 'http://app.test:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+      })
+      expect(preflight.status).toBe(204)
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('http://app.test:5173')
+      expect(preflight.headers.get('access-control-allow-methods')).toContain('POST')
+      expect(preflight.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type')
+    }
+    const response = await fetch(`${server.apiUrl}/pets`, { headers: { ...auth, origin: 'http://app.test:5173' } })
+    expect(response.headers.get('x-ratelimit-remaining')).toBe('299')
+  })
+
+  it.each([
+    ['a 200', '/pets', auth],
+    ['a 401', '/pets', {}],
+    ['a getPet', '/pets/1', auth],
+    ['a 404 outside the API', '/../nowhere', auth],
+  ])('lets the calling origin read %s and its headers', async (_case, path, headers) => {
+    const server = await start()
+    const response = await fetch(`${server.apiUrl}${path}`, { headers: { ...headers, origin: 'http://app.test:5173' } })
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://app.test:5173')
+    const exposed = response.headers.get('access-control-expose-headers')!.split(', ')
+    for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Deprecation', 'Sunset', 'Link']) {
+      expect(exposed).toContain(name)
+    }
+    expect(response.headers.get('access-control-expose-headers')).toBe(exposedHeaders)
+    expect(response.headers.get('vary')).toContain('Origin')
+  })
+
+  it('sends no CORS headers to a request without Origin', async () => {
+    const server = await start()
+    const response = await fetch(`${server.apiUrl}/pets`, { headers: auth })
+    expect(response.headers.get('access-control-allow-origin')).toBeNull()
+  })
+})
+
+describe('control endpoints', () => {
+  it('reports health without a key', async () => {
+    const server = await start({ pets: 7 })
+    const response = await fetch(`${server.url}/__sim/health`)
+    expect(response.status).toBe(200)
+    expect(await response.json()).toMatchObject({ status: 'ok', pets: 7 })
+  })
+
+  it('resets the catalogue, limits and bans', async () => {
+    const server = await start({ keys: { tiny: 'enterprise:1/10' }, ban: { after: 0, durationMs: 60_000 } })
+    await fetch(`${server.apiUrl}/pets`, { method: 'POST', headers: { authorization: 'Bearer tiny', 'content-type': 'application/json' }, body: '{"name":"New","categoryId":1}' })
+    expect((await (await fetch(`${server.apiUrl}/pets`, { headers: { authorization: 'Bearer tiny' } })).json()).code).toBe('api_key_banned')
+    const reset = await fetch(`${server.url}/__sim/reset`, { method: 'POST' })
+    expect(await reset.json()).toMatchObject({ status: 'reset', pets: 50 })
+    const after = await fetch(`${server.apiUrl}/pets?limit=100`, { headers: { authorization: 'Bearer tiny' } })
+    expect(after.status).toBe(200)
+    expect(await after.json()).toHaveLength(50)
+  })
+
+  it.each([
+    [{ advance: 90_000 }, 90_000],
+    [{ advance: '90s' }, 90_000],
+    [{ advance: '2h' }, 7_200_000],
+  ])('advances the clock with %j', async (body, milliseconds) => {
+    const server = await start()
+    const before = (await (await fetch(`${server.url}/__sim/clock`)).json()).epochMs
+    const response = await fetch(`${server.url}/__sim/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    const after = (await response.json()).epochMs
+    expect(after - before).toBeGreaterThanOrEqual(milliseconds)
+    expect(after - before).toBeLessThan(milliseconds + 1000)
+  })
+
+  it('sets the clock, which moves the API (getPet after its removal)', async () => {
+    const server = await start()
+    const response = await fetch(`${server.url}/__sim/clock`, { method: 'POST', body: JSON.stringify({ set: '2031-01-01T00:00:00Z' }) })
+    expect((await response.json()).now).toMatch(/^2031-01-01T00:00:0/)
+    expect((await fetch(`${server.apiUrl}/pets/1`, { headers: auth })).status).toBe(410)
+  })
+
+  it.each([
+    ['not JSON', 'tomorrow'],
+    ['an array', '[1]'],
+    ['nothing to do', '{}'],
+    ['a bad duration', '{"advance":"soon"}'],
+    ['a bad instant', '{"set":"someday"}'],
+  ])('refuses a clock body that is %s with 400', async (_case, body) => {
+    const server = await start()
+    const response = await fetch(`${server.url}/__sim/clock`, { method: 'POST', body })
+    expect(response.status).toBe(400)
+    expect((await response.json()).code).toBe('invalid_body')
+  })
+
+  it('lists the request journal without keys', async () => {
+    const server = await start()
+    await fetch(`${server.apiUrl}/pets?limit=1`, { headers: auth })
+    await fetch(`${server.apiUrl}/pets/2`, { headers: auth })
+    const { requests } = await (await fetch(`${server.url}/__sim/requests`)).json()
+    expect(requests.map((entry: { path: string; status: number; plan: string }) => [entry.path, entry.status, entry.plan])).toEqual([
+      ['/v1/pets?limit=1', 200, 'pro'],
+      ['/v1/pets/2', 200, 'pro'],
+    ])
+    expect(JSON.stringify(requests)).not.toContain('demo-pro-key')
+  })
+
+  it('is never under the API prefix, and unknown control paths are 404', async () => {
+    const server = await start()
+    expect((await (await fetch(`${server.apiUrl}/__sim/health`, { headers: auth })).json()).code).toBe('route_not_found')
+    expect((await (await fetch(`${server.url}/__sim/nope`)).json()).code).toBe('route_not_found')
+  })
+
+  it('can be turned off', async () => {
+    const server = await start({ control: false })
+    const response = await fetch(`${server.url}/__sim/health`)
+    expect(response.status).toBe(404)
+    expect((await response.json()).code).toBe('route_not_found')
+  })
+
+  it('still works with the API at the root', async () => {
+    const server = await start({ baseUrl: '/' })
+    expect((await fetch(`${server.url}/__sim/health`)).status).toBe(200)
+    expect((await fetch(`${server.url}/pets?limit=1`, { headers: auth })).status).toBe(200)
+  })
+})
+
+describe('anything the handlers do not answer', () => {
+  it.each(['/', '/favicon.ico', '/v2/pets'])('gets a 404 Error body at %s', async (path) => {
+    const server = await start()
+    const response = await fetch(`${server.url}${path}`)
+    expect(response.status).toBe(404)
+    expect(response.headers.get('content-type')).toBe('application/json')
+    expect(await response.json()).toMatchObject({ code: 'route_not_found', status: 404 })
+  })
+})
+
+describe('createMiddleware', () => {
+  it('answers the API and control paths and passes the rest on with its body unread', async () => {
+    const middleware = createMiddleware({ log: 'silent' })
+    const host = createHttpServer((incoming, outgoing) => {
+      middleware(incoming, outgoing, () => {
+        let body = ''
+        incoming.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => {
+          outgoing.writeHead(200, { 'content-type': 'text/plain' }).end(`app got ${incoming.method} ${incoming.url} ${body}`)
+        })
+      })
+    })
+    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve))
+    const origin = `http://127.0.0.1:${(host.address() as { port: number }).port}`
+    try {
+      expect((await fetch(`${origin}/v1/pets?limit=2`, { headers: auth }).then((response) => response.json()))).toHaveLength(2)
+      expect((await fetch(`${origin}/__sim/health`)).status).toBe(200)
+      const passed = await fetch(`${origin}/app/form`, { method: 'POST', body: 'hello' })
+      expect(await passed.text()).toBe('app got POST /app/form hello')
+      expect(middleware.app.simulator.journal.entries()).toHaveLength(1)
+    } finally {
+      host.closeAllConnections()
+      await new Promise((resolve) => host.close(resolve))
+    }
+  })
+})
