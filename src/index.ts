@@ -24,3 +24,6 @@ export {
   type PetStatus,
 } from './core/schemas.ts'
 export type { Latency } from './http/api-context.ts'
+export { createApp, type App, type AppOptions } from './server/app.ts'
+export { controlPath, createControlHandlers, type ControlOptions } from './http/control-handlers.ts'
+export { exposedHeaders } from './server/cors.ts'

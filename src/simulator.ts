@@ -11,6 +11,7 @@ import type { PetStatus } from './core/schemas.ts'
 import { defaultPetCount, defaultSeed, generatePets } from './core/seed-pets.ts'
 import type { Latency } from './http/api-context.ts'
 import { createApiHandlers } from './http/api-handlers.ts'
+import { setClientAddress } from './http/message-annotations.ts'
 
 /** The demo keys used when no keys are given, one per plan (`fixtures/demo-keys.json`). */
 export const demoKeySpec: KeySpec = demoKeys
@@ -92,7 +93,6 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   }
   const limiter = createRateLimiter({ clock, ban })
   const journal = createRequestJournal({ capacity: options.journalSize })
-  const clientAddresses = new WeakMap<Request, string>()
   validateLatency(options.latency)
 
   const handlers = createApiHandlers({
@@ -105,7 +105,6 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     basePath,
     urlPrefix,
     latency: options.latency,
-    clientAddressOf: (request) => clientAddresses.get(request),
   })
 
   return {
@@ -122,9 +121,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       journal.clear()
       clock.resetOffset()
     },
-    setClientAddress(request, address) {
-      clientAddresses.set(request, address)
-    },
+    setClientAddress,
   }
 }
 

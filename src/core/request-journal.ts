@@ -25,10 +25,8 @@ export interface JournalEntry {
  * journal.entries().filter((entry) => entry.status === 429)
  */
 export interface RequestJournal {
-  /** Records an answered request; with `request`, the entry can be found again by {@link entryFor}. */
-  record(entry: Omit<JournalEntry, 'sequence'>, request?: Request): void
-  /** The entry recorded for this request, if it was recorded with it and is still kept. */
-  entryFor(request: Request): JournalEntry | undefined
+  /** Records an answered request and returns the entry. */
+  record(entry: Omit<JournalEntry, 'sequence'>): JournalEntry
   entries(): JournalEntry[]
   clear(): void
 }
@@ -40,23 +38,20 @@ export function createRequestJournal(options: { capacity?: number } = {}): Reque
   let ring: JournalEntry[] = []
   let start = 0
   let sequence = 0
-  let byRequest = new WeakMap<Request, JournalEntry>()
   return {
-    record(entry, request) {
+    record(entry) {
       const full = { sequence: ++sequence, ...entry }
-      if (request !== undefined) byRequest.set(request, full)
-      if (capacity <= 0) return
+      if (capacity <= 0) return full
       if (ring.length < capacity) {
         ring.push(full)
       } else {
         ring[start] = full
         start = (start + 1) % capacity
       }
+      return full
     },
     entries: () => [...ring.slice(start), ...ring.slice(0, start)],
-    entryFor: (request) => byRequest.get(request),
     clear() {
-      byRequest = new WeakMap()
       ring = []
       start = 0
       sequence = 0

@@ -21,6 +21,4 @@ export interface ApiContext {
   /** What msw matches paths under: `*\/v1` for any origin, or a full base URL. */
   readonly urlPrefix: string
   readonly latency: Latency | undefined
-  /** The client's network address, where the transport knows it. */
-  readonly clientAddressOf: (request: Request) => string | undefined
 }

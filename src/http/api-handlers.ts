@@ -4,7 +4,6 @@ import { deprecationHeaders } from '../core/deprecation.ts'
 import { parseListPetsQuery, parseNewPet, parsePetId } from '../core/request-parsing.ts'
 import type { ApiContext } from './api-context.ts'
 import { apiRoute, type OperationResolver } from './api-route.ts'
-import { jsonResponse } from './json-response.ts'
 
 /**
  * The MSW handlers of the Animal Store API, in matching order: the three
@@ -20,9 +19,9 @@ export function createApiHandlers(context: ApiContext): HttpHandler[] {
   return [
     http.get(
       url('/pets'),
-      route('listPets', ({ request }) => {
-        const query = parseListPetsQuery(new URL(request.url).searchParams)
-        return jsonResponse(context.store.list(query), 200)
+      route('listPets', ({ url }) => {
+        const query = parseListPetsQuery(url.searchParams)
+        return { status: 200, body: context.store.list(query) }
       }),
     ),
     http.post(
@@ -30,7 +29,7 @@ export function createApiHandlers(context: ApiContext): HttpHandler[] {
       route('createPet', async ({ request }) => {
         const newPet = parseNewPet(await request.text(), request.headers.get('content-type'))
         const pet = context.store.create(newPet)
-        return jsonResponse(pet, 201, { Location: `${context.basePath}/pets/${pet.id}` })
+        return { status: 201, body: pet, headers: { Location: `${context.basePath}/pets/${pet.id}` } }
       }),
     ),
     http.get(
@@ -47,7 +46,7 @@ export function createApiHandlers(context: ApiContext): HttpHandler[] {
           const id = parsePetId(String(params.petId))
           const pet = context.store.get(id)
           if (pet === undefined) throw new ApiError('pet_not_found', `No pet has the id ${id}`)
-          return jsonResponse(pet, 200)
+          return { status: 200, body: pet }
         },
         getPetHeaders,
       ),
@@ -76,6 +75,6 @@ function methodNotAllowed(allowed: readonly string[]): OperationResolver {
   }
 }
 
-const routeNotFound: OperationResolver = ({ request }) => {
-  throw new ApiError('route_not_found', `No route ${request.method} ${new URL(request.url).pathname}`)
+const routeNotFound: OperationResolver = ({ request, url }) => {
+  throw new ApiError('route_not_found', `No route ${request.method} ${url.pathname}`)
 }

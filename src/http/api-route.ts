@@ -5,17 +5,27 @@ import { invalidKey, readBearerToken } from '../core/bearer-token.ts'
 import { anonymousPlan, formatPlan, type Plan } from '../core/plans.ts'
 import type { RateLimitDecision } from '../core/rate-limiter.ts'
 import type { ApiContext, Latency } from './api-context.ts'
-import { errorResponse } from './json-response.ts'
-import { setRateLimitHeaders } from './rate-limit-headers.ts'
+import { jsonResponse } from './json-response.ts'
+import { clientAddressOf, setJournalEntry } from './message-annotations.ts'
+import { rateLimitHeaders } from './rate-limit-headers.ts'
 
 /** What an operation's resolver gets once the caller is authenticated and within its limits. */
 export interface AuthorizedRequest {
   readonly request: Request
+  /** The request's URL, parsed once. */
+  readonly url: URL
   readonly params: Readonly<Record<string, string | readonly string[] | undefined>>
   readonly key: ApiKey
 }
 
-export type OperationResolver = (args: AuthorizedRequest) => Response | Promise<Response>
+/** What an operation answers: a status, a JSON body, and any headers of its own. */
+export interface OperationResult {
+  readonly status: number
+  readonly body: unknown
+  readonly headers?: Readonly<Record<string, string>>
+}
+
+export type OperationResolver = (args: AuthorizedRequest) => OperationResult | Promise<OperationResult>
 
 /**
  * Wraps an operation in everything every API response goes through:
@@ -23,7 +33,7 @@ export type OperationResolver = (args: AuthorizedRequest) => Response | Promise<
  * for anything thrown, extra headers of the route, latency, and the journal.
  *
  * @example
- * http.get('*\/v1/pets', apiRoute(context, 'listPets', () => jsonResponse(context.store.list({ limit: 20 }), 200)))
+ * http.get('*\/v1/pets', apiRoute(context, 'listPets', () => ({ status: 200, body: context.store.list({ limit: 20 }) })))
  */
 export function apiRoute(
   context: ApiContext,
@@ -31,24 +41,24 @@ export function apiRoute(
   resolve: OperationResolver,
   routeHeaders: Readonly<Record<string, string>> = {},
 ): HttpResponseResolver {
-  const routeHeaderEntries = Object.entries(routeHeaders)
   return async ({ request, params }) => {
     const started = performance.now()
+    const url = new URL(request.url)
     const caller = identifyCaller(context, request)
     const decision = context.limiter.consume(caller.bucket, caller.plan)
-    let response: Response
+    let result: OperationResult
     try {
       if (decision.outcome !== 'allowed') throw refusal(decision, caller.plan)
       if (caller.key === undefined) throw caller.problem
-      response = await resolve({ request, params, key: caller.key })
+      result = await resolve({ request, url, params, key: caller.key })
     } catch (error) {
-      response = errorResponse(ApiError.from(error))
+      const apiError = ApiError.from(error)
+      result = { status: apiError.status, body: apiError.toBody(), headers: apiError.headers }
     }
-    setRateLimitHeaders(response.headers, decision)
-    for (const [name, value] of routeHeaderEntries) response.headers.set(name, value)
+    // One Response, built once with every header: setting headers afterwards costs more.
+    const response = jsonResponse(result.body, result.status, { ...rateLimitHeaders(decision), ...routeHeaders, ...result.headers })
     if (context.latency !== undefined) await delay(pickLatency(context.latency))
-    const url = new URL(request.url)
-    context.journal.record({
+    const entry = context.journal.record({
       at: new Date(context.clock.now()).toISOString(),
       method: request.method,
       path: url.pathname + url.search,
@@ -57,7 +67,8 @@ export function apiRoute(
       caller: caller.key?.fingerprint ?? 'anonymous',
       plan: caller.key === undefined ? 'anonymous' : formatPlan(caller.key.plan),
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-    }, request)
+    })
+    setJournalEntry(response, entry)
     return response
   }
 }
@@ -77,7 +88,7 @@ function identifyCaller(context: ApiContext, request: Request): Caller {
   }
   // Requests without a valid key share an anonymous bucket (one per client
   // address where the transport knows it) at Free limits.
-  return { bucket: `anonymous:${context.clientAddressOf(request) ?? 'unknown'}`, plan: anonymousPlan, problem }
+  return { bucket: `anonymous:${clientAddressOf(request) ?? 'unknown'}`, plan: anonymousPlan, problem }
 }
 
 function refusal(decision: RateLimitDecision & { outcome: 'limited' | 'banned' }, plan: Plan): ApiError {

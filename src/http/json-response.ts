@@ -1,12 +1,14 @@
 import type { ApiError } from '../core/api-error.ts'
+import { setBodyText } from './message-annotations.ts'
 
 /**
  * A JSON response. Bodies are serialised once, with `application/json` as
  * the content type.
  */
 export function jsonResponse(body: unknown, status: number, headers?: Record<string, string>): Response {
-  const response = new Response(JSON.stringify(body), { status, headers })
-  response.headers.set('Content-Type', 'application/json')
+  const text = JSON.stringify(body)
+  const response = new Response(text, { status, headers: { ...headers, 'Content-Type': 'application/json' } })
+  setBodyText(response, text)
   return response
 }
 

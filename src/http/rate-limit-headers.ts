@@ -1,11 +1,12 @@
 import type { RateLimitDecision } from '../core/rate-limiter.ts'
 
-/** Sets `X-RateLimit-Limit`, `-Remaining` and `-Reset`, and `Retry-After` on refusals. */
-export function setRateLimitHeaders(headers: Headers, decision: RateLimitDecision): void {
-  headers.set('X-RateLimit-Limit', String(decision.limit))
-  headers.set('X-RateLimit-Remaining', String(decision.remaining))
-  headers.set('X-RateLimit-Reset', String(decision.resetAt))
-  if (decision.outcome !== 'allowed') {
-    headers.set('Retry-After', String(decision.retryAfterSeconds))
+/** `X-RateLimit-Limit`, `-Remaining` and `-Reset`, and `Retry-After` on refusals. */
+export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
+  const headers: Record<string, string> = {
+    'X-RateLimit-Limit': String(decision.limit),
+    'X-RateLimit-Remaining': String(decision.remaining),
+    'X-RateLimit-Reset': String(decision.resetAt),
   }
+  if (decision.outcome !== 'allowed') headers['Retry-After'] = String(decision.retryAfterSeconds)
+  return headers
 }

@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from 'node:net'
 import { ApiError } from '../core/api-error.ts'
 import { controlPath } from '../http/control-handlers.ts'
 import { errorResponse } from '../http/json-response.ts'
+import { journalEntryOf } from '../http/message-annotations.ts'
 import { createApp, type App, type AppOptions } from '../server/app.ts'
 import type { Simulator } from '../simulator.ts'
 import { defaultBodyLimit, sendFetchResponse, toFetchRequest } from './node-adapter.ts'
@@ -33,10 +34,9 @@ export function createRequestListener(options: NodeServerOptions = {}): NodeHand
   const log = typeof options.log === 'function' ? options.log : createRequestLogger(options.log ?? 'silent', writeLine)
   const listener = async (incoming: IncomingMessage, outgoing: ServerResponse) => {
     const started = performance.now()
-    let request: Request | undefined
     let response: Response
     try {
-      request = await toFetchRequest(incoming, originOf(incoming), bodyLimit)
+      const request = await toFetchRequest(incoming, originOf(incoming), bodyLimit)
       app.simulator.setClientAddress(request, incoming.socket.remoteAddress ?? 'unknown')
       response = await app.fetch(request)
     } catch (error) {
@@ -50,7 +50,7 @@ export function createRequestListener(options: NodeServerOptions = {}): NodeHand
     } catch {
       outgoing.destroy()
     }
-    logRequest(log, app.simulator, incoming, request, response.status, started)
+    logRequest(log, incoming, response, started)
   }
   return Object.assign(listener, { app })
 }
@@ -174,19 +174,12 @@ function originOf(incoming: IncomingMessage): string {
   return `http://${host !== undefined && /^[\w.-]+(:\d+)?$|^\[[\da-fA-F:.]+\](:\d+)?$/.test(host) ? host : 'localhost'}`
 }
 
-function logRequest(
-  log: RequestLogger,
-  simulator: Simulator,
-  incoming: IncomingMessage,
-  request: Request | undefined,
-  status: number,
-  started: number,
-): void {
-  const entry = request === undefined ? undefined : simulator.journal.entryFor(request)
+function logRequest(log: RequestLogger, incoming: IncomingMessage, response: Response, started: number): void {
+  const entry = journalEntryOf(response)
   log({
     method: incoming.method ?? '-',
     path: entry?.path ?? (incoming.url ?? '-').slice(0, 2048),
-    status,
+    status: response.status,
     durationMs: performance.now() - started,
     plan: entry?.plan ?? '-',
     caller: entry?.caller ?? '-',
