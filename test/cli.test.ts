@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { runCli, startCli } from './support/cli-process.ts'
+import { checkedFetch } from './support/checked-fetch.ts'
 
 type Started = Awaited<ReturnType<typeof startCli>>
 const running: Started[] = []
@@ -126,7 +127,7 @@ describe('flags and environment variables', () => {
 
   it('serves the seed and pet count asked for', async () => {
     const cli = await start(['--seed', '7', '--pets', '3'])
-    const pets = await (await fetch(`${cli.apiUrl}/pets`, { headers: auth() })).json()
+    const pets = await (await checkedFetch(`${cli.apiUrl}/pets`, { headers: auth() })).json()
     const { generatePets } = await import('../src/core/seed-pets.ts')
     expect(pets).toEqual(generatePets({ seed: 7, count: 3 }))
   })
@@ -134,19 +135,19 @@ describe('flags and environment variables', () => {
   it('takes flags from PETSTORE_SIM_* variables, flags winning', async () => {
     const cli = await start(['--pets', '5'], { PETSTORE_SIM_PETS: '3', PETSTORE_SIM_BASE_PATH: '/api/v2', PETSTORE_SIM_KEY: 'env-a=pro, env-b=enterprise:7/70' })
     expect(cli.apiUrl).toMatch(/\/api\/v2$/)
-    const response = await fetch(`${cli.apiUrl}/pets?limit=100`, { headers: auth('env-b') })
+    const response = await checkedFetch(`${cli.apiUrl}/pets?limit=100`, { headers: auth('env-b') })
     expect(response.headers.get('x-ratelimit-limit')).toBe('7')
     expect(await response.json()).toHaveLength(5)
-    expect((await fetch(`${cli.apiUrl}/pets`, { headers: auth('env-a') })).headers.get('x-ratelimit-limit')).toBe('300')
-    expect((await fetch(`${cli.apiUrl}/pets`, { headers: auth('demo-pro-key') })).status).toBe(401)
+    expect((await checkedFetch(`${cli.apiUrl}/pets`, { headers: auth('env-a') })).headers.get('x-ratelimit-limit')).toBe('300')
+    expect((await checkedFetch(`${cli.apiUrl}/pets`, { headers: auth('demo-pro-key') })).status).toBe(401)
   })
 
   it('serves --fixtures and uses --keys and repeated --key, printing fingerprints instead of the keys', async () => {
     const fixtures = scratchFile('pets.json', '[{"id":3,"name":"Rex","categoryId":1,"status":"sold"}]')
     const keys = scratchFile('keys.json', '{"file-key-123": "business"}')
     const cli = await start(['--fixtures', fixtures, '--keys', keys, '--key', 'flag-key-456=free', '--key', 'flag-key-789=enterprise:9/99'])
-    expect(await (await fetch(`${cli.apiUrl}/pets`, { headers: auth('file-key-123') })).json()).toEqual([{ id: 3, name: 'Rex', categoryId: 1, status: 'sold' }])
-    expect((await fetch(`${cli.apiUrl}/pets`, { headers: auth('flag-key-789') })).headers.get('x-ratelimit-limit')).toBe('9')
+    expect(await (await checkedFetch(`${cli.apiUrl}/pets`, { headers: auth('file-key-123') })).json()).toEqual([{ id: 3, name: 'Rex', categoryId: 1, status: 'sold' }])
+    expect((await checkedFetch(`${cli.apiUrl}/pets`, { headers: auth('flag-key-789') })).headers.get('x-ratelimit-limit')).toBe('9')
     expect(cli.stdout()).toMatch(/key#[0-9a-f]{8}\s+business/)
     for (const secret of ['file-key-123', 'flag-key-456', 'flag-key-789']) expect(cli.stdout()).not.toContain(secret)
   })
@@ -154,7 +155,7 @@ describe('flags and environment variables', () => {
   it('delays API responses by --latency', async () => {
     const cli = await start(['--latency', '150'])
     const started = performance.now()
-    expect((await fetch(`${cli.apiUrl}/pets`, { headers: auth() })).status).toBe(200)
+    expect((await checkedFetch(`${cli.apiUrl}/pets`, { headers: auth() })).status).toBe(200)
     expect(performance.now() - started).toBeGreaterThanOrEqual(140)
   })
 
@@ -162,27 +163,27 @@ describe('flags and environment variables', () => {
     const banning = await start(['--key', 'k=enterprise:1/100', '--ban-after', '1', '--ban-for', '2s'])
     const codes = []
     for (let index = 0; index < 3; index++) {
-      const response = await fetch(`${banning.apiUrl}/pets`, { headers: auth('k') })
+      const response = await checkedFetch(`${banning.apiUrl}/pets`, { headers: auth('k') })
       codes.push(`${response.status} ${(await response.json()).code ?? ''} ${response.headers.get('retry-after') ?? ''}`.trim())
     }
     expect(codes[1]).toMatch(/^429 rate_limit_exceeded \d+$/)
     expect(codes[2]).toBe('429 api_key_banned 2')
     const lenient = await start(['--key', 'k=enterprise:1/100', '--ban-after', 'off'])
     const seen = new Set<string>()
-    for (let index = 0; index < 20; index++) seen.add((await (await fetch(`${lenient.apiUrl}/pets`, { headers: auth('k') })).json()).code ?? 'ok')
+    for (let index = 0; index < 20; index++) seen.add((await (await checkedFetch(`${lenient.apiUrl}/pets`, { headers: auth('k') })).json()).code ?? 'ok')
     expect([...seen].sort()).toEqual(['ok', 'rate_limit_exceeded'])
   })
 
   it('answers 413 over --body-limit', async () => {
     const cli = await start(['--body-limit', '64'])
-    const response = await fetch(`${cli.apiUrl}/pets`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x'.repeat(100), categoryId: 1 }) })
+    const response = await checkedFetch(`${cli.apiUrl}/pets`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x'.repeat(100), categoryId: 1 }) })
     expect(response.status).toBe(413)
     expect(await response.json()).toEqual({ code: 'payload_too_large', message: 'The request body is over the limit of 64 bytes', status: 413 })
   })
 
   it('creates pets with --default-status', async () => {
     const cli = await start(['--default-status', 'pending'])
-    const response = await fetch(`${cli.apiUrl}/pets`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":1}' })
+    const response = await checkedFetch(`${cli.apiUrl}/pets`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":1}' })
     expect((await response.json()).status).toBe('pending')
   })
 })
@@ -190,8 +191,8 @@ describe('flags and environment variables', () => {
 describe('logs', () => {
   it('--log json: one object per line, with the plan and a fingerprint, never the key', async () => {
     const cli = await start(['--log', 'json', '--key', 'secret-token-123=pro'])
-    await fetch(`${cli.apiUrl}/pets?limit=1`, { headers: auth('secret-token-123') })
-    await fetch(`${cli.apiUrl}/pets`, { headers: auth('wrong-secret') })
+    await checkedFetch(`${cli.apiUrl}/pets?limit=1`, { headers: auth('secret-token-123') })
+    await checkedFetch(`${cli.apiUrl}/pets`, { headers: auth('wrong-secret') })
     await new Promise((resolve) => setTimeout(resolve, 50))
     const lines = cli.stdout().trim().split('\n').map((line) => JSON.parse(line))
     expect(lines[0].message).toMatch(/^petstore-sim listening on /)
@@ -207,7 +208,7 @@ describe('logs', () => {
 
   it('--log pretty: one human line per request', async () => {
     const cli = await start(['--log', 'pretty'])
-    await fetch(`${cli.apiUrl}/pets/1`, { headers: auth('demo-business-key') })
+    await checkedFetch(`${cli.apiUrl}/pets/1`, { headers: auth('demo-business-key') })
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(cli.stdout()).toMatch(/\nGET \/v1\/pets\/1 200 \d+\.\dms business key#[0-9a-f]{8}\n/)
     expect(cli.stdout().split('\n').filter((line) => line.includes('demo-business-key'))).toHaveLength(1) // the banner only
@@ -215,7 +216,7 @@ describe('logs', () => {
 
   it('--log silent: the URL line and nothing else', async () => {
     const cli = await start(['--log', 'silent'])
-    await fetch(`${cli.apiUrl}/pets`, { headers: auth() })
+    await checkedFetch(`${cli.apiUrl}/pets`, { headers: auth() })
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(cli.stdout().trim().split('\n')).toEqual([`petstore-sim listening on ${cli.apiUrl}`])
   })
@@ -224,18 +225,18 @@ describe('logs', () => {
 describe('control endpoints and admin token', () => {
   it('needs the admin token when one is given', async () => {
     const cli = await start(['--admin-token', 'let-me-in'])
-    const refused = await fetch(`${cli.origin}/__sim/health`)
+    const refused = await checkedFetch(`${cli.origin}/__sim/health`)
     expect(refused.status).toBe(401)
     expect((await refused.json()).code).toBe('admin_unauthorized')
-    expect((await fetch(`${cli.origin}/__sim/health`, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401)
-    expect((await fetch(`${cli.origin}/__sim/health`, { headers: { authorization: 'Bearer let-me-in' } })).status).toBe(200)
+    expect((await checkedFetch(`${cli.origin}/__sim/health`, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401)
+    expect((await checkedFetch(`${cli.origin}/__sim/health`, { headers: { authorization: 'Bearer let-me-in' } })).status).toBe(200)
   })
 })
 
 describe('shutdown', () => {
   it('on SIGTERM, finishes the request in flight and exits 0', async () => {
     const cli = await startCli(['--port', '0', '--latency', '700', '--log', 'silent'])
-    const inFlight = fetch(`${cli.apiUrl}/pets?limit=1`, { headers: auth() })
+    const inFlight = checkedFetch(`${cli.apiUrl}/pets?limit=1`, { headers: auth() })
     await new Promise((resolve) => setTimeout(resolve, 250))
     const signalled = performance.now()
     cli.child.kill('SIGTERM')
@@ -248,14 +249,14 @@ describe('shutdown', () => {
 
   it('on SIGINT with nothing in flight, exits 0 at once', async () => {
     const cli = await startCli(['--port', '0', '--log', 'silent'])
-    await fetch(`${cli.apiUrl}/pets`, { headers: auth() }) // leaves a keep-alive connection open
+    await checkedFetch(`${cli.apiUrl}/pets`, { headers: auth() }) // leaves a keep-alive connection open
     cli.child.kill('SIGINT')
     expect(await cli.exited).toBe(0)
   })
 
   it('on a second signal, exits at once', async () => {
     const cli = await startCli(['--port', '0', '--latency', '4000', '--log', 'silent'])
-    const inFlight = fetch(`${cli.apiUrl}/pets`, { headers: auth() }).catch((error: unknown) => error)
+    const inFlight = checkedFetch(`${cli.apiUrl}/pets`, { headers: auth() }).catch((error: unknown) => error)
     await new Promise((resolve) => setTimeout(resolve, 200))
     cli.child.kill('SIGTERM')
     await new Promise((resolve) => setTimeout(resolve, 200))

@@ -3,6 +3,7 @@ import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createMiddleware, startServer, type RunningServer, type StartServerOptions } from '../src/node/server.ts'
 import { exposedHeaders } from '../src/server/cors.ts'
+import { checkedFetch } from './support/checked-fetch.ts'
 
 const servers: RunningServer[] = []
 afterEach(async () => {
@@ -49,7 +50,7 @@ function postChunked(url: string, chunks: string[]): Promise<{ status: number; b
 describe('request bodies', () => {
   it('answers 413 by Content-Length before reading the body', async () => {
     const server = await start({ bodyLimit: 1000 })
-    const response = await fetch(`${server.apiUrl}/pets`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: 'x'.repeat(1001) })
+    const response = await checkedFetch(`${server.apiUrl}/pets`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: 'x'.repeat(1001) })
     expect(response.status).toBe(413)
     expect(await response.json()).toMatchObject({ code: 'payload_too_large', status: 413 })
   })
@@ -67,9 +68,9 @@ describe('request bodies', () => {
   it('defaults the limit to 1 MiB', async () => {
     const server = await start()
     const body = JSON.stringify({ name: 'Rex', categoryId: 1, padding: 'x'.repeat(1024 * 1024) })
-    const response = await fetch(`${server.apiUrl}/pets`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body })
+    const response = await checkedFetch(`${server.apiUrl}/pets`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body })
     expect(response.status).toBe(413)
-    const small = await fetch(`${server.apiUrl}/pets`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Rex', categoryId: 1, padding: 'x'.repeat(1000 * 1000) }) })
+    const small = await checkedFetch(`${server.apiUrl}/pets`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Rex', categoryId: 1, padding: 'x'.repeat(1000 * 1000) }) })
     expect(small.status).toBe(201)
   })
 })
@@ -93,7 +94,7 @@ describe('malformed requests never crash the server', () => {
       expect(body).toMatchObject({ status })
       expect(Object.keys(body).sort()).toEqual(['code', 'message', 'status'])
     }
-    expect((await fetch(`${server.url}/__sim/health`)).status).toBe(200)
+    expect((await checkedFetch(`${server.url}/__sim/health`)).status).toBe(200)
   })
 
   it('reads a hostile Host header as localhost, so it cannot change the path', async () => {
@@ -107,7 +108,7 @@ describe('CORS for browser apps on another origin', () => {
   it('answers a preflight with 204 without a key, and does not count it', async () => {
     const server = await start()
     for (let index = 0; index < 3; index++) {
-      const preflight = await fetch(`${server.apiUrl}/pets`, {
+      const preflight = await checkedFetch(`${server.apiUrl}/pets`, {
         method: 'OPTIONS',
         headers: { origin: 'http://app.test:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
       })
@@ -116,7 +117,7 @@ describe('CORS for browser apps on another origin', () => {
       expect(preflight.headers.get('access-control-allow-methods')).toContain('POST')
       expect(preflight.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type')
     }
-    const response = await fetch(`${server.apiUrl}/pets`, { headers: { ...auth, origin: 'http://app.test:5173' } })
+    const response = await checkedFetch(`${server.apiUrl}/pets`, { headers: { ...auth, origin: 'http://app.test:5173' } })
     expect(response.headers.get('x-ratelimit-remaining')).toBe('299')
   })
 
@@ -127,7 +128,7 @@ describe('CORS for browser apps on another origin', () => {
     ['a 404 outside the API', '/../nowhere', auth],
   ])('lets the calling origin read %s and its headers', async (_case, path, headers) => {
     const server = await start()
-    const response = await fetch(`${server.apiUrl}${path}`, { headers: { ...headers, origin: 'http://app.test:5173' } })
+    const response = await checkedFetch(`${server.apiUrl}${path}`, { headers: { ...headers, origin: 'http://app.test:5173' } })
     expect(response.headers.get('access-control-allow-origin')).toBe('http://app.test:5173')
     const exposed = response.headers.get('access-control-expose-headers')!.split(', ')
     for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Deprecation', 'Sunset', 'Link']) {
@@ -139,7 +140,7 @@ describe('CORS for browser apps on another origin', () => {
 
   it('sends no CORS headers to a request without Origin', async () => {
     const server = await start()
-    const response = await fetch(`${server.apiUrl}/pets`, { headers: auth })
+    const response = await checkedFetch(`${server.apiUrl}/pets`, { headers: auth })
     expect(response.headers.get('access-control-allow-origin')).toBeNull()
   })
 })
@@ -147,18 +148,18 @@ describe('CORS for browser apps on another origin', () => {
 describe('control endpoints', () => {
   it('reports health without a key', async () => {
     const server = await start({ pets: 7 })
-    const response = await fetch(`${server.url}/__sim/health`)
+    const response = await checkedFetch(`${server.url}/__sim/health`)
     expect(response.status).toBe(200)
     expect(await response.json()).toMatchObject({ status: 'ok', pets: 7 })
   })
 
   it('resets the catalogue, limits and bans', async () => {
     const server = await start({ keys: { tiny: 'enterprise:1/10' }, ban: { after: 0, durationMs: 60_000 } })
-    await fetch(`${server.apiUrl}/pets`, { method: 'POST', headers: { authorization: 'Bearer tiny', 'content-type': 'application/json' }, body: '{"name":"New","categoryId":1}' })
-    expect((await (await fetch(`${server.apiUrl}/pets`, { headers: { authorization: 'Bearer tiny' } })).json()).code).toBe('api_key_banned')
-    const reset = await fetch(`${server.url}/__sim/reset`, { method: 'POST' })
+    await checkedFetch(`${server.apiUrl}/pets`, { method: 'POST', headers: { authorization: 'Bearer tiny', 'content-type': 'application/json' }, body: '{"name":"New","categoryId":1}' })
+    expect((await (await checkedFetch(`${server.apiUrl}/pets`, { headers: { authorization: 'Bearer tiny' } })).json()).code).toBe('api_key_banned')
+    const reset = await checkedFetch(`${server.url}/__sim/reset`, { method: 'POST' })
     expect(await reset.json()).toMatchObject({ status: 'reset', pets: 50 })
-    const after = await fetch(`${server.apiUrl}/pets?limit=100`, { headers: { authorization: 'Bearer tiny' } })
+    const after = await checkedFetch(`${server.apiUrl}/pets?limit=100`, { headers: { authorization: 'Bearer tiny' } })
     expect(after.status).toBe(200)
     expect(await after.json()).toHaveLength(50)
   })
@@ -169,8 +170,8 @@ describe('control endpoints', () => {
     [{ advance: '2h' }, 7_200_000],
   ])('advances the clock with %j', async (body, milliseconds) => {
     const server = await start()
-    const before = (await (await fetch(`${server.url}/__sim/clock`)).json()).epochMs
-    const response = await fetch(`${server.url}/__sim/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    const before = (await (await checkedFetch(`${server.url}/__sim/clock`)).json()).epochMs
+    const response = await checkedFetch(`${server.url}/__sim/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
     const after = (await response.json()).epochMs
     expect(after - before).toBeGreaterThanOrEqual(milliseconds)
     expect(after - before).toBeLessThan(milliseconds + 1000)
@@ -178,9 +179,9 @@ describe('control endpoints', () => {
 
   it('sets the clock, which moves the API (getPet after its removal)', async () => {
     const server = await start()
-    const response = await fetch(`${server.url}/__sim/clock`, { method: 'POST', body: JSON.stringify({ set: '2031-01-01T00:00:00Z' }) })
+    const response = await checkedFetch(`${server.url}/__sim/clock`, { method: 'POST', body: JSON.stringify({ set: '2031-01-01T00:00:00Z' }) })
     expect((await response.json()).now).toMatch(/^2031-01-01T00:00:0/)
-    expect((await fetch(`${server.apiUrl}/pets/1`, { headers: auth })).status).toBe(410)
+    expect((await checkedFetch(`${server.apiUrl}/pets/1`, { headers: auth })).status).toBe(410)
   })
 
   it.each([
@@ -191,16 +192,16 @@ describe('control endpoints', () => {
     ['a bad instant', '{"set":"someday"}'],
   ])('refuses a clock body that is %s with 400', async (_case, body) => {
     const server = await start()
-    const response = await fetch(`${server.url}/__sim/clock`, { method: 'POST', body })
+    const response = await checkedFetch(`${server.url}/__sim/clock`, { method: 'POST', body })
     expect(response.status).toBe(400)
     expect((await response.json()).code).toBe('invalid_body')
   })
 
   it('lists the request journal without keys', async () => {
     const server = await start()
-    await fetch(`${server.apiUrl}/pets?limit=1`, { headers: auth })
-    await fetch(`${server.apiUrl}/pets/2`, { headers: auth })
-    const { requests } = await (await fetch(`${server.url}/__sim/requests`)).json()
+    await checkedFetch(`${server.apiUrl}/pets?limit=1`, { headers: auth })
+    await checkedFetch(`${server.apiUrl}/pets/2`, { headers: auth })
+    const { requests } = await (await checkedFetch(`${server.url}/__sim/requests`)).json()
     expect(requests.map((entry: { path: string; status: number; plan: string }) => [entry.path, entry.status, entry.plan])).toEqual([
       ['/v1/pets?limit=1', 200, 'pro'],
       ['/v1/pets/2', 200, 'pro'],
@@ -210,28 +211,28 @@ describe('control endpoints', () => {
 
   it('is never under the API prefix, and unknown control paths are 404', async () => {
     const server = await start()
-    expect((await (await fetch(`${server.apiUrl}/__sim/health`, { headers: auth })).json()).code).toBe('route_not_found')
-    expect((await (await fetch(`${server.url}/__sim/nope`)).json()).code).toBe('route_not_found')
+    expect((await (await checkedFetch(`${server.apiUrl}/__sim/health`, { headers: auth })).json()).code).toBe('route_not_found')
+    expect((await (await checkedFetch(`${server.url}/__sim/nope`)).json()).code).toBe('route_not_found')
   })
 
   it('can be turned off', async () => {
     const server = await start({ control: false })
-    const response = await fetch(`${server.url}/__sim/health`)
+    const response = await checkedFetch(`${server.url}/__sim/health`)
     expect(response.status).toBe(404)
     expect((await response.json()).code).toBe('route_not_found')
   })
 
   it('still works with the API at the root', async () => {
     const server = await start({ baseUrl: '/' })
-    expect((await fetch(`${server.url}/__sim/health`)).status).toBe(200)
-    expect((await fetch(`${server.url}/pets?limit=1`, { headers: auth })).status).toBe(200)
+    expect((await checkedFetch(`${server.url}/__sim/health`)).status).toBe(200)
+    expect((await checkedFetch(`${server.url}/pets?limit=1`, { headers: auth })).status).toBe(200)
   })
 })
 
 describe('anything the handlers do not answer', () => {
   it.each(['/', '/favicon.ico', '/v2/pets'])('gets a 404 Error body at %s', async (path) => {
     const server = await start()
-    const response = await fetch(`${server.url}${path}`)
+    const response = await checkedFetch(`${server.url}${path}`)
     expect(response.status).toBe(404)
     expect(response.headers.get('content-type')).toBe('application/json')
     expect(await response.json()).toMatchObject({ code: 'route_not_found', status: 404 })
@@ -252,9 +253,9 @@ describe('createMiddleware', () => {
     await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve))
     const origin = `http://127.0.0.1:${(host.address() as { port: number }).port}`
     try {
-      expect((await fetch(`${origin}/v1/pets?limit=2`, { headers: auth }).then((response) => response.json()))).toHaveLength(2)
-      expect((await fetch(`${origin}/__sim/health`)).status).toBe(200)
-      const passed = await fetch(`${origin}/app/form`, { method: 'POST', body: 'hello' })
+      expect((await checkedFetch(`${origin}/v1/pets?limit=2`, { headers: auth }).then((response) => response.json()))).toHaveLength(2)
+      expect((await checkedFetch(`${origin}/__sim/health`)).status).toBe(200)
+      const passed = await checkedFetch(`${origin}/app/form`, { method: 'POST', body: 'hello' })
       expect(await passed.text()).toBe('app got POST /app/form hello')
       expect(middleware.app.simulator.journal.entries()).toHaveLength(1)
     } finally {

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createManualClock } from '../src/core/clock.ts'
 import { petCategories } from '../src/core/catalogue.ts'
 import { createSimulator, type SimulatorOptions } from '../src/simulator.ts'
+import { checkedFetch } from './support/checked-fetch.ts'
 
 const servers: Array<{ close(): void }> = []
 afterEach(() => {
@@ -17,7 +18,7 @@ function serve(options: SimulatorOptions = {}) {
   server.listen({ onUnhandledFrame: 'error' })
   servers.push(server)
   const call = async (path: string, init: RequestInit & { key?: string } = {}) => {
-    const response = await fetch(`http://petstore.test${path}`, {
+    const response = await checkedFetch(`http://petstore.test${path}`, {
       ...init,
       headers: { authorization: `Bearer ${init.key ?? 'demo-pro-key'}`, ...init.headers },
     })
@@ -29,10 +30,10 @@ function serve(options: SimulatorOptions = {}) {
 describe('the seeded catalogue', () => {
   it('is byte-identical for the same seed across simulators', async () => {
     const first = serve({ seed: 99 })
-    const firstBody = await (await fetch('http://petstore.test/v1/pets?limit=100', { headers: { authorization: 'Bearer demo-free-key' } })).text()
+    const firstBody = await (await checkedFetch('http://petstore.test/v1/pets?limit=100', { headers: { authorization: 'Bearer demo-free-key' } })).text()
     servers.pop()!.close()
     const second = serve({ seed: 99 })
-    const secondBody = await (await fetch('http://petstore.test/v1/pets?limit=100', { headers: { authorization: 'Bearer demo-free-key' } })).text()
+    const secondBody = await (await checkedFetch('http://petstore.test/v1/pets?limit=100', { headers: { authorization: 'Bearer demo-free-key' } })).text()
     expect(secondBody).toBe(firstBody)
     expect(second.simulator.store.all()).toEqual(first.simulator.store.all())
   })
@@ -145,9 +146,9 @@ describe('options', () => {
 
   it('serves under a full base URL only, for production or staging addresses', async () => {
     const { call } = serve({ baseUrl: 'https://staging.animals.example/api/v1/' })
-    const response = await fetch('https://staging.animals.example/api/v1/pets?limit=1', { headers: { authorization: 'Bearer demo-pro-key' } })
+    const response = await checkedFetch('https://staging.animals.example/api/v1/pets?limit=1', { headers: { authorization: 'Bearer demo-pro-key' } })
     expect(response.status).toBe(200)
-    const getPet = await fetch('https://staging.animals.example/api/v1/pets/1', { headers: { authorization: 'Bearer demo-pro-key' } })
+    const getPet = await checkedFetch('https://staging.animals.example/api/v1/pets/1', { headers: { authorization: 'Bearer demo-pro-key' } })
     expect(getPet.headers.get('link')).toBe('</api/v1/pets>; rel="successor-version"')
     await expect(call('/v1/pets')).rejects.toThrow()
   })
@@ -159,7 +160,7 @@ describe('options', () => {
     server.listen({ onUnhandledFrame: 'error' })
     servers.push(server)
     const post = (origin: string) =>
-      fetch(`${origin}/v1/pets`, { method: 'POST', headers: { authorization: 'Bearer demo-pro-key', 'content-type': 'application/json' }, body: '{"name":"Staged","categoryId":1}' })
+      checkedFetch(`${origin}/v1/pets`, { method: 'POST', headers: { authorization: 'Bearer demo-pro-key', 'content-type': 'application/json' }, body: '{"name":"Staged","categoryId":1}' })
     expect((await post('https://staging.animals.example')).status).toBe(201)
     expect(staging.store.size).toBe(51)
     expect(production.store.size).toBe(50)
@@ -210,8 +211,9 @@ describe('options', () => {
 
   it('moves getPet removal with the deprecation option', async () => {
     const clock = createManualClock('2026-01-01T00:00:00Z')
-    const { call } = serve({ clock, deprecation: { sunsetAt: Date.parse('2025-06-01T00:00:00Z') } })
-    const response = await call('/v1/pets/1')
+    serve({ clock, deprecation: { sunsetAt: Date.parse('2025-06-01T00:00:00Z') } })
+    // Plain fetch: a configured removal date is, on purpose, not the contract's.
+    const response = await fetch('http://petstore.test/v1/pets/1', { headers: { authorization: 'Bearer demo-pro-key' } })
     expect(response.status).toBe(410)
     expect(response.headers.get('sunset')).toBe('Sun, 01 Jun 2025 00:00:00 GMT')
   })
@@ -259,7 +261,9 @@ describe('in a user test suite', () => {
   it('lets one handler be overridden with server.use and restored', async () => {
     const { server, call } = serve()
     server.use(http.get('*/v1/pets', () => HttpResponse.json([{ id: 1, name: 'Override', categoryId: 1, status: 'sold' }])))
-    expect((await call('/v1/pets')).body).toEqual([{ id: 1, name: 'Override', categoryId: 1, status: 'sold' }])
+    // Plain fetch: the override is the user's, not the simulator's, and need not carry the contract's headers.
+    const overridden = await fetch('http://petstore.test/v1/pets', { headers: { authorization: 'Bearer demo-pro-key' } })
+    expect(await overridden.json()).toEqual([{ id: 1, name: 'Override', categoryId: 1, status: 'sold' }])
     server.resetHandlers()
     expect((await call('/v1/pets')).body).toHaveLength(20)
   })

@@ -13,7 +13,8 @@ export const maxNameLength = 255
 export const PetNameSchema = z
   .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
   .refine((name) => name.trim().length > 0, 'must not be empty')
-  .refine((name) => name.length <= maxNameLength, `must be at most ${maxNameLength} characters`)
+  // Counted in code points, as JSON Schema's maxLength counts them: an emoji is one character.
+  .refine((name) => codePointLength(name) <= maxNameLength, `must be at most ${maxNameLength} characters`)
 
 /**
  * Category identifiers are positive int64 values in the spec; the simulator
@@ -34,19 +35,24 @@ export const NewPetSchema = z.object({
 })
 export type NewPet = z.infer<typeof NewPetSchema>
 
-/** A pet as the API returns it. The simulator always fills in `status`. */
-export const PetSchema = z.object({
-  id: z.int().min(1),
-  name: z.string(),
-  categoryId: z.int().min(1),
-  status: PetStatusSchema,
+/** A pet as the spec describes it: a NewPet with an `id`. */
+export const PetSchema = NewPetSchema.extend({
+  id: z.int({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be an integer') }).min(1, 'must be at least 1'),
 })
-export type Pet = z.infer<typeof PetSchema>
+
+/** A pet as the simulator returns it: `status` is always filled in. */
+export type Pet = z.infer<typeof PetSchema> & { status: PetStatus }
 
 export const PetsSchema = z.array(PetSchema)
 
+function codePointLength(text: string): number {
+  let length = 0
+  for (const _ of text) length++
+  return length
+}
+
 /** The spec's Error body. */
-export const ErrorBodySchema = z.object({
+export const ErrorBodySchema = z.strictObject({
   code: z.string(),
   message: z.string(),
   status: z.int().min(400).max(599),

@@ -7,6 +7,7 @@ import { journalEntryOf } from '../http/message-annotations.ts'
 import { createApp, type App, type AppOptions } from '../server/app.ts'
 import type { Simulator } from '../simulator.ts'
 import { defaultBodyLimit, sendFetchResponse, toFetchRequest } from './node-adapter.ts'
+import { readOpenApiDocument } from './openapi-document.ts'
 import { createRequestLogger, type LogFormat, type RequestLogger } from './request-log.ts'
 
 export interface NodeServerOptions extends AppOptions {
@@ -29,7 +30,7 @@ type NodeHandler = (incoming: IncomingMessage, outgoing: ServerResponse) => Prom
  * createServer(createRequestListener({ seed: 1 })).listen(4010)
  */
 export function createRequestListener(options: NodeServerOptions = {}): NodeHandler & { app: App } {
-  const app = options.app ?? createApp(options)
+  const app = options.app ?? createApp({ openApiDocument: readOpenApiDocument, ...options })
   const bodyLimit = options.bodyLimit ?? defaultBodyLimit
   const log = typeof options.log === 'function' ? options.log : createRequestLogger(options.log ?? 'silent', writeLine)
   const listener = async (incoming: IncomingMessage, outgoing: ServerResponse) => {

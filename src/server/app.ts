@@ -1,6 +1,7 @@
 import { getResponse, type HttpHandler } from 'msw'
 import { ApiError } from '../core/api-error.ts'
 import { createControlHandlers } from '../http/control-handlers.ts'
+import { createDocumentHandlers, type OpenApiDocumentSource } from '../http/document-handlers.ts'
 import { errorResponse } from '../http/json-response.ts'
 import { createSimulator, type Simulator, type SimulatorOptions } from '../simulator.ts'
 import { applyCorsHeaders, preflightResponse } from './cors.ts'
@@ -10,6 +11,8 @@ export interface AppOptions extends SimulatorOptions {
   simulator?: Simulator
   /** The `/__sim` control endpoints: on (default), off, or on behind an admin token. */
   control?: boolean | { adminToken: string }
+  /** Serves `GET /openapi.json` and `/openapi.yaml` from this source (the Node server passes `fixtures/openapi.yaml`). */
+  openApiDocument?: () => OpenApiDocumentSource
 }
 
 /**
@@ -33,9 +36,12 @@ export interface App {
 export function createApp(options: AppOptions = {}): App {
   const simulator = options.simulator ?? createSimulator(options)
   const control = options.control ?? true
-  const controlHandlers = control === false ? [] : createControlHandlers(simulator, control === true ? {} : control)
+  const controlHandlers = [
+    ...(control === false ? [] : createControlHandlers(simulator, control === true ? {} : control)),
+    ...(options.openApiDocument === undefined ? [] : createDocumentHandlers(options.openApiDocument)),
+  ]
   // The API's handlers come first, as they answer most requests; a base path
-  // at the root would swallow /__sim, so the control handlers go first then.
+  // at the root would swallow /__sim and /openapi.*, so those go first then.
   const handlers: HttpHandler[] =
     simulator.basePath === '' ? [...controlHandlers, ...simulator.handlers] : [...simulator.handlers, ...controlHandlers]
 

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { generatePets } from '../../src/core/seed-pets.ts'
 import { scenarioPetCount, scenarioSeed, scenarioStart, testKeys, type ApiTarget } from '../support/api-target.ts'
+import { checkedFetch } from '../support/checked-fetch.ts'
 import { createClient, expectError, rateLimitHeaders, type ApiResponse } from './http-client.ts'
 
 const seededPets = generatePets({ seed: scenarioSeed, count: scenarioPetCount })
@@ -309,7 +310,7 @@ export function defineApiScenarios(target: () => ApiTarget): void {
     })
 
     it('reads a body sent without Content-Type as JSON', async () => {
-      const response = await fetch(`${target().apiUrl}/pets`, {
+      const response = await checkedFetch(`${target().apiUrl}/pets`, {
         method: 'POST',
         headers: { authorization: `Bearer ${testKeys.pro}` },
         body: new TextEncoder().encode('{"name":"Raw","categoryId":5}'),

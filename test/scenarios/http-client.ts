@@ -1,5 +1,6 @@
 import { expect } from 'vitest'
 import type { ApiTarget } from '../support/api-target.ts'
+import { checkedFetch } from '../support/checked-fetch.ts'
 
 export interface CallOptions {
   /** API key sent as `Authorization: Bearer <key>`; `null` sends no header. */
@@ -28,7 +29,9 @@ export function createClient(target: () => ApiTarget, defaultKey: string) {
       body = JSON.stringify(options.body)
       headers['content-type'] ??= 'application/json'
     }
-    const response = await fetch(`${target().apiUrl}${path}`, { method, headers, body })
+    // Every response is checked against fixtures/openapi.yaml on the way.
+    const apiUrl = target().apiUrl
+    const response = await checkedFetch(`${apiUrl}${path}`, { method, headers, body }, new URL(apiUrl).pathname)
     const text = await response.text()
     let parsed: unknown = text
     try {
