@@ -264,3 +264,26 @@ describe('createMiddleware', () => {
     }
   })
 })
+
+describe('the OpenAPI document', () => {
+  it('is served at /openapi.json and /openapi.yaml without a key, outside the API prefix', async () => {
+    const { readFileSync } = await import('node:fs')
+    const { parse } = await import('yaml')
+    const yamlText = readFileSync(new URL('../fixtures/openapi.yaml', import.meta.url), 'utf8')
+    const server = await start()
+    const asJson = await fetch(`${server.url}/openapi.json`)
+    expect(asJson.status).toBe(200)
+    expect(asJson.headers.get('content-type')).toBe('application/json')
+    expect(await asJson.json()).toEqual(parse(yamlText))
+    const asYaml = await fetch(`${server.url}/openapi.yaml`)
+    expect(asYaml.headers.get('content-type')).toBe('application/yaml; charset=utf-8')
+    expect(await asYaml.text()).toBe(yamlText)
+    expect((await fetch(`${server.apiUrl}/openapi.json`, { headers: auth })).status).toBe(404)
+  })
+
+  it('is exported for in-process users', async () => {
+    const { readOpenApiDocument, openApiDocumentPath } = await import('../src/node.ts')
+    expect(openApiDocumentPath()).toMatch(/fixtures\/openapi\.yaml$/)
+    expect((readOpenApiDocument().document as { info: { title: string } }).info.title).toBe('Animal Store Service')
+  })
+})
