@@ -287,3 +287,21 @@ describe('the OpenAPI document', () => {
     expect((readOpenApiDocument().document as { info: { title: string } }).info.title).toBe('Animal Store Service')
   })
 })
+
+describe('freezing the clock', () => {
+  it('stands still until moved, and runs again when unfrozen', async () => {
+    const server = await start()
+    const post = async (body: unknown) =>
+      (await fetch(`${server.url}/__sim/clock`, { method: 'POST', body: JSON.stringify(body) })).json()
+    const frozen = await post({ set: '2030-01-01T00:00:00Z', freeze: true })
+    expect(frozen).toEqual({ now: '2030-01-01T00:00:00.000Z', epochMs: Date.parse('2030-01-01T00:00:00Z'), frozen: true })
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    expect((await (await fetch(`${server.url}/__sim/clock`)).json()).now).toBe('2030-01-01T00:00:00.000Z')
+    expect((await post({ advance: '1m' })).now).toBe('2030-01-01T00:01:00.000Z')
+    const running = await post({ freeze: false })
+    expect(running.frozen).toBe(false)
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    expect((await (await fetch(`${server.url}/__sim/clock`)).json()).epochMs).toBeGreaterThan(Date.parse('2030-01-01T00:01:00Z'))
+    expect((await (await fetch(`${server.url}/__sim/clock`, { method: 'POST', body: '{"freeze":"yes"}' })).json()).code).toBe('invalid_body')
+  })
+})

@@ -57,31 +57,54 @@ export function createManualClock(start: Instant = 0): ManualClock {
 
 /**
  * The simulator's own clock: a source clock (real time by default) plus an
- * offset that `advance` and `set` move. Used so that a running simulator's
- * time can be moved (for example through `POST /__sim/clock`) whatever
- * clock it was given.
+ * offset that `advance` and `set` move. It can also be frozen, so that time
+ * stands still until moved (for deterministic tests against a running
+ * server). Used so that a running simulator's time can be moved (for
+ * example through `POST /__sim/clock`) whatever clock it was given.
  *
  * @example
  * const clock = createSimulatorClock(systemClock)
  * clock.advance(86_400_000) // tomorrow, from the simulator's point of view
+ * clock.freeze() // time stands still until advanced or set
  */
 export interface SimulatorClock extends ManualClock {
-  /** Forgets every `advance` and `set`: the clock follows its source again. */
+  /** Stops time where it is: `now()` changes only through `advance` and `set`. */
+  freeze(): void
+  /** Lets time run again from where it stands. */
+  unfreeze(): void
+  readonly frozen: boolean
+  /** Forgets every `advance`, `set` and `freeze`: the clock follows its source again. */
   resetOffset(): void
 }
 
 export function createSimulatorClock(source: Clock = systemClock): SimulatorClock {
   let offset = 0
+  let frozenAt: number | undefined
   return {
-    now: () => source.now() + offset,
+    now: () => frozenAt ?? source.now() + offset,
     advance(milliseconds) {
-      offset += milliseconds
+      if (frozenAt === undefined) offset += milliseconds
+      else frozenAt += milliseconds
     },
     set(instant) {
-      offset = toEpochMilliseconds(instant) - source.now()
+      const target = toEpochMilliseconds(instant)
+      if (frozenAt === undefined) offset = target - source.now()
+      else frozenAt = target
+    },
+    freeze() {
+      frozenAt ??= source.now() + offset
+    },
+    unfreeze() {
+      if (frozenAt === undefined) return
+      offset = frozenAt - source.now()
+      frozenAt = undefined
+    },
+    get frozen() {
+      return frozenAt !== undefined
     },
     resetOffset() {
       offset = 0
+      frozenAt = undefined
     },
   }
 }

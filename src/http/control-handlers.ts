@@ -20,8 +20,8 @@ export interface ControlOptions {
  *
  * - `GET /__sim/health`: `{ "status": "ok", "pets": n, "now": iso }` once ready;
  * - `POST /__sim/reset`: back to the initial catalogue, no counts or bans, empty journal, clock offset undone;
- * - `GET /__sim/clock`, `POST /__sim/clock` with `{ "advance": "90s" }` or `{ "set": "2030-12-05T00:00:00Z" }`:
- *   `{ "now": iso, "epochMs": n }`;
+ * - `GET /__sim/clock`, `POST /__sim/clock` with `{ "advance": "90s" }` and/or `{ "set": "2030-12-05T00:00:00Z" }`,
+ *   and optionally `"freeze": true | false`: `{ "now": iso, "epochMs": n, "frozen": boolean }`;
  * - `GET /__sim/requests`: `{ "requests": [journal entries, oldest first] }`.
  *
  * @example
@@ -39,7 +39,7 @@ export function createControlHandlers(simulator: Simulator, options: ControlOpti
       }
     }
   }
-  const clockState = () => ({ now: new Date(simulator.clock.now()).toISOString(), epochMs: simulator.clock.now() })
+  const clockState = () => ({ now: new Date(simulator.clock.now()).toISOString(), epochMs: simulator.clock.now(), frozen: simulator.clock.frozen })
 
   return [
     http.get(url('/health'), guard(() => jsonResponse({ status: 'ok', pets: simulator.store.size, ...clockState() }, 200))),
@@ -56,13 +56,17 @@ export function createControlHandlers(simulator: Simulator, options: ControlOpti
       guard(async (request) => {
         const body = await readControlBody(request)
         try {
-          if (body.advance !== undefined) {
-            simulator.clock.advance(parseDuration(body.advance as string | number))
-          } else if (body.set !== undefined) {
-            simulator.clock.set(toEpochMilliseconds(body.set as string | number))
-          } else {
-            throw new RangeError('Send {"advance": "90s"} or {"set": "2030-12-05T00:00:00Z"}')
+          if (body.advance === undefined && body.set === undefined && body.freeze === undefined) {
+            throw new RangeError('Send {"advance": "90s"}, {"set": "2030-12-05T00:00:00Z"} and/or {"freeze": true}')
           }
+          if (body.freeze !== undefined && typeof body.freeze !== 'boolean') throw new RangeError('freeze must be true or false')
+          // Validate everything before moving anything.
+          const advance = body.advance === undefined ? undefined : parseDuration(body.advance as string | number)
+          const set = body.set === undefined ? undefined : toEpochMilliseconds(body.set as string | number)
+          if (body.freeze === true) simulator.clock.freeze()
+          if (set !== undefined) simulator.clock.set(set)
+          if (advance !== undefined) simulator.clock.advance(advance)
+          if (body.freeze === false) simulator.clock.unfreeze()
         } catch (error) {
           throw new ApiError('invalid_body', (error as Error).message)
         }

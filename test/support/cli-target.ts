@@ -17,7 +17,8 @@ export async function startCliTarget(): Promise<ApiTarget & { close(): Promise<u
     apiUrl: cli.apiUrl,
     async reset() {
       await control('/reset')
-      await control('/clock', { set: scenarioStart })
+      // Frozen, like the in-process manual clock: time moves only when a scenario moves it.
+      await control('/clock', { set: scenarioStart, freeze: true })
     },
     advanceClock: (milliseconds) => control('/clock', { advance: milliseconds }),
     setClock: (iso) => control('/clock', { set: iso }),
