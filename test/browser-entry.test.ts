@@ -58,3 +58,25 @@ describe('the browser entry (petstore-sim, src/index.ts)', () => {
     expect(coreImports.filter((specifier) => specifier === 'msw' || specifier.startsWith('node:'))).toEqual([])
   })
 })
+
+describe('the built browser entry (exports["."].browser)', () => {
+  it('imports only browser-safe packages, through every chunk', () => {
+    const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
+    const entry = fileURLToPath(new URL(`../${packageJson.exports['.'].browser}`, import.meta.url))
+    const seen = new Set<string>()
+    const external = new Set<string>()
+    const pending = [entry]
+    while (pending.length > 0) {
+      const file = pending.pop()!
+      if (seen.has(file)) continue
+      seen.add(file)
+      for (const match of readFileSync(file, 'utf8').matchAll(/\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']\s*\)|\bimport\s*["']([^"']+)["']/g)) {
+        const specifier = match[1] ?? match[2] ?? match[3]!
+        if (specifier.startsWith('.')) pending.push(resolve(dirname(file), specifier))
+        else external.add(specifier)
+      }
+    }
+    expect([...external].filter((specifier) => !browserSafePackages.includes(specifier))).toEqual([])
+    expect(external.has('msw')).toBe(true)
+  })
+})

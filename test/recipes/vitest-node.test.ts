@@ -1,0 +1,39 @@
+// README recipe: Vitest in Node. Imports the package by its name, as a user would.
+import { http, HttpResponse } from 'msw'
+import { setupServer } from 'msw/node'
+import { createSimulator } from 'petstore-sim'
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+
+const simulator = createSimulator({ seed: 42 })
+const server = setupServer(...simulator.handlers)
+
+beforeAll(() => server.listen({ onUnhandledFrame: 'error' }))
+afterEach(() => {
+  server.resetHandlers() // drop per-test overrides
+  simulator.reset() // fresh catalogue, limits, bans, journal and clock offset
+})
+afterAll(() => server.close())
+
+it('lists pets', async () => {
+  const response = await fetch('https://api.example.com/v1/pets?limit=5', {
+    headers: { Authorization: 'Bearer demo-pro-key' },
+  })
+  expect(response.status).toBe(200)
+  expect(response.headers.get('X-RateLimit-Remaining')).toBe('299')
+  expect(await response.json()).toHaveLength(5)
+})
+
+it('shows an empty catalogue', async () => {
+  // Override one handler for one test; the rest of the simulator keeps working.
+  server.use(http.get('*/v1/pets', () => HttpResponse.json([])))
+  const response = await fetch('https://api.example.com/v1/pets', { headers: { Authorization: 'Bearer demo-pro-key' } })
+  expect(await response.json()).toEqual([])
+})
+
+it('refuses after the limit, and recovers in the next minute', async () => {
+  const list = () => fetch('https://api.example.com/v1/pets', { headers: { Authorization: 'Bearer demo-free-key' } })
+  for (let request = 0; request < 60; request++) await list()
+  expect((await list()).status).toBe(429)
+  simulator.clock.advance(60_000) // time is the simulator's: nothing sleeps
+  expect((await list()).status).toBe(200)
+})
