@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander'
+import packageJson from '../../package.json' with { type: 'json' }
 import { parseDuration } from '../core/duration.ts'
 import { parsePlan } from '../core/plans.ts'
 import { petStatuses, type PetStatus } from '../core/schemas.ts'
@@ -66,12 +67,12 @@ Examples:
   $ PETSTORE_SIM_PORT=9000 petstore-sim --latency 20-80 --ban-after off
 
 Control endpoints (no API key; off on a non-loopback --host unless --admin-token is given):
-  GET /__sim/health   POST /__sim/reset   GET|POST /__sim/clock   GET /__sim/requests`,
+  GET /__sim/health   POST /__sim/reset   GET|POST /__sim/clock   GET /__sim/requests
+The OpenAPI document: GET /openapi.json, GET /openapi.yaml`,
     )
 }
 
-declare const PETSTORE_SIM_VERSION: string | undefined
-const packageVersion = typeof PETSTORE_SIM_VERSION === 'string' ? PETSTORE_SIM_VERSION : '0.1.0'
+const packageVersion: string = packageJson.version
 
 function wholeNumber(name: string, min: number, max: number) {
   return (value: string): number => {

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs'
 import { CommanderError } from 'commander'
-import { formatPlan } from '../core/plans.ts'
 import { startServer, type RunningServer, type StartServerOptions } from '../node/server.ts'
 import { demoKeySpec } from '../simulator.ts'
 import { createProgram, type CliOptions } from './cli-options.ts'
@@ -92,7 +91,7 @@ function printBanner(running: RunningServer, options: CliOptions): void {
   const usingDemoKeys = options.key.length === 0 && options.keys === undefined
   const keys = running.simulator.keys.map((key) => ({
     key: usingDemoKeys && key.token in demoKeySpec ? key.token : key.fingerprint,
-    plan: formatPlan(key.plan),
+    plan: key.planLabel,
     perMinute: key.plan.perMinute,
     perDay: key.plan.perDay,
   }))
@@ -105,8 +104,9 @@ function printBanner(running: RunningServer, options: CliOptions): void {
   const lines = [headline]
   if (options.log === 'pretty') {
     lines.push(usingDemoKeys ? 'Demo API keys (send "Authorization: Bearer <key>"):' : 'API keys (fingerprints; the keys are yours):')
-    for (const key of keys) lines.push(`  ${key.key.padEnd(22)} ${key.plan.padEnd(12)} ${key.perMinute}/min, ${key.perDay}/day`)
+    for (const key of keys) lines.push(`  ${key.key.padEnd(22)} ${key.plan.padEnd(24)} ${key.perMinute}/min, ${key.perDay}/day`)
     lines.push(control === undefined ? 'Control endpoints: off (non-loopback host without --admin-token)' : `Control endpoints: ${control}/health, /reset, /clock, /requests`)
+    lines.push(`OpenAPI document: ${running.url}/openapi.json (or .yaml)`)
   }
   process.stdout.write(`${lines.join('\n')}\n`)
 }

@@ -1,10 +1,12 @@
 import { fingerprint } from './fingerprint.ts'
-import { parsePlan, type Plan } from './plans.ts'
+import { formatPlan, parsePlan, type Plan } from './plans.ts'
 
 /** An API key in force and the plan its requests are limited by. */
 export interface ApiKey {
   readonly token: string
   readonly plan: Plan
+  /** The plan in its text form (`pro`, `enterprise:500/50000`), for logs and the journal. */
+  readonly planLabel: string
   /** A short label safe to log: never the token itself. */
   readonly fingerprint: string
 }
@@ -30,7 +32,8 @@ export function createKeyRing(spec: KeySpec): KeyRing {
     if (token.length === 0 || /\s/.test(token)) {
       throw new RangeError(`API key tokens must be non-empty and contain no white space (got ${JSON.stringify(token)})`)
     }
-    return Object.freeze({ token, plan: typeof plan === 'string' ? parsePlan(plan) : plan, fingerprint: fingerprint(token) })
+    const parsed = typeof plan === 'string' ? parsePlan(plan) : plan
+    return Object.freeze({ token, plan: parsed, planLabel: formatPlan(parsed), fingerprint: fingerprint(token) })
   })
   return {
     keys,

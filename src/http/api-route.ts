@@ -2,7 +2,7 @@ import { delay, type HttpResponseResolver } from 'msw'
 import { ApiError } from '../core/api-error.ts'
 import type { ApiKey } from '../core/api-keys.ts'
 import { invalidKey, readBearerToken } from '../core/bearer-token.ts'
-import { anonymousPlan, formatPlan, type Plan } from '../core/plans.ts'
+import { anonymousPlan, type Plan } from '../core/plans.ts'
 import type { RateLimitDecision } from '../core/rate-limiter.ts'
 import type { ApiContext, Latency } from './api-context.ts'
 import { jsonResponse } from './json-response.ts'
@@ -56,7 +56,9 @@ export function apiRoute(
       result = { status: apiError.status, body: apiError.toBody(), headers: apiError.headers }
     }
     // One Response, built once with every header: setting headers afterwards costs more.
-    const response = jsonResponse(result.body, result.status, { ...rateLimitHeaders(decision), ...routeHeaders, ...result.headers })
+    const headers = rateLimitHeaders(decision)
+    Object.assign(headers, routeHeaders, result.headers)
+    const response = jsonResponse(result.body, result.status, headers)
     if (context.latency !== undefined) await delay(pickLatency(context.latency))
     const entry = context.journal.record({
       at: new Date(context.clock.now()).toISOString(),
@@ -65,7 +67,7 @@ export function apiRoute(
       status: response.status,
       operation,
       caller: caller.key?.fingerprint ?? 'anonymous',
-      plan: caller.key === undefined ? 'anonymous' : formatPlan(caller.key.plan),
+      plan: caller.key?.planLabel ?? 'anonymous',
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
     })
     setJournalEntry(response, entry)

@@ -7,7 +7,7 @@ import { setBodyText } from './message-annotations.ts'
  */
 export function jsonResponse(body: unknown, status: number, headers?: Record<string, string>): Response {
   const text = JSON.stringify(body)
-  const response = new Response(text, { status, headers: { ...headers, 'Content-Type': 'application/json' } })
+  const response = new Response(text, { status, headers: { 'Content-Type': 'application/json', ...headers } })
   setBodyText(response, text)
   return response
 }

@@ -20,9 +20,10 @@ export async function toFetchRequest(incoming: IncomingMessage, origin: string, 
   const hasBody = method !== 'GET' && method !== 'HEAD'
   const body = hasBody ? await readBody(incoming, bodyLimit) : undefined
   try {
-    const headers = new Headers()
+    // The raw name/value pairs go to Request as they are: one conversion, no intermediate Headers.
     const raw = incoming.rawHeaders
-    for (let index = 0; index < raw.length; index += 2) headers.append(raw[index]!, raw[index + 1]!)
+    const headers: Array<[string, string]> = []
+    for (let index = 0; index < raw.length; index += 2) headers.push([raw[index]!, raw[index + 1]!])
     return new Request(origin + target, { method, headers, body: body !== undefined && body.length > 0 ? (body as Uint8Array<ArrayBuffer>) : undefined })
   } catch (error) {
     throw new ApiError('bad_request', `Malformed request: ${(error as Error).message}`)
