@@ -267,3 +267,20 @@ describe('shutdown', () => {
     expect(await inFlight).toBeInstanceOf(Error)
   })
 })
+
+describe('control endpoints by host', () => {
+  it.each([
+    ['127.0.0.1', undefined, true],
+    ['127.1.2.3', undefined, true],
+    ['localhost', undefined, true],
+    ['::1', undefined, true],
+    ['0.0.0.0', undefined, false],
+    ['192.168.1.20', undefined, false],
+    ['::', undefined, false],
+    ['0.0.0.0', 'secret', { adminToken: 'secret' }],
+    ['127.0.0.1', 'secret', { adminToken: 'secret' }],
+  ] as const)('--host %s with admin token %s -> %j', async (host, adminToken, expected) => {
+    const { controlEndpoints } = await import('../src/cli/run-cli.ts')
+    expect(controlEndpoints(host, adminToken)).toEqual(expected)
+  })
+})

@@ -39,7 +39,6 @@ export async function runCli(argv: readonly string[]): Promise<void> {
 
 function toServerOptions(options: CliOptions): StartServerOptions {
   const keys = readKeys(options)
-  const loopback = isLoopback(options.host)
   return {
     port: options.port,
     host: options.host,
@@ -53,7 +52,7 @@ function toServerOptions(options: CliOptions): StartServerOptions {
     bodyLimit: options.bodyLimit,
     log: options.log,
     defaultStatus: options.defaultStatus,
-    control: options.adminToken !== undefined ? { adminToken: options.adminToken } : loopback,
+    control: controlEndpoints(options.host, options.adminToken),
   }
 }
 
@@ -96,7 +95,7 @@ function printBanner(running: RunningServer, options: CliOptions): void {
     perDay: key.plan.perDay,
   }))
   const headline = `petstore-sim listening on ${running.apiUrl}`
-  const control = options.adminToken !== undefined || isLoopback(options.host) ? `${running.url}/__sim` : undefined
+  const control = controlEndpoints(options.host, options.adminToken) === false ? undefined : `${running.url}/__sim`
   if (options.log === 'json') {
     process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), message: headline, url: running.url, apiUrl: running.apiUrl, control, keys })}\n`)
     return
@@ -125,8 +124,18 @@ function stopOnSignals(running: RunningServer, options: CliOptions): void {
   process.on('SIGTERM', onSignal)
 }
 
+/**
+ * Whether the `/__sim` control endpoints are on: behind the admin token when
+ * one is given; else on for a loopback host only, so that a simulator exposed
+ * to the network cannot be reset or time-shifted by anyone who reaches it.
+ */
+export function controlEndpoints(host: string, adminToken: string | undefined): false | true | { adminToken: string } {
+  if (adminToken !== undefined) return { adminToken }
+  return isLoopback(host)
+}
+
 function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host)
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host)
 }
 
 class UsageError extends Error {}
