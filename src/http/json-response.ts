@@ -1,14 +1,17 @@
 import type { ApiError } from '../core/api-error.ts'
-import { setBodyText } from './message-annotations.ts'
+import { setBodyBytes } from './message-annotations.ts'
+
+/** Stateless: one encoder serves every response. */
+const utf8 = new TextEncoder()
 
 /**
- * A JSON response. Bodies are serialised once, with `application/json` as
- * the content type.
+ * A JSON response. Bodies are serialised and encoded once, with
+ * `application/json` as the content type.
  */
 export function jsonResponse(body: unknown, status: number, headers?: Record<string, string>): Response {
-  const text = JSON.stringify(body)
-  const response = new Response(text, { status, headers: { 'Content-Type': 'application/json', ...headers } })
-  setBodyText(response, text)
+  const bytes = utf8.encode(JSON.stringify(body))
+  const response = new Response(bytes, { status, headers: { 'Content-Type': 'application/json', ...headers } })
+  setBodyBytes(response, bytes)
   return response
 }
 

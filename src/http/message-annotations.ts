@@ -9,10 +9,10 @@ import type { JournalEntry } from '../core/request-journal.ts'
  * p99. The symbols are constants; no state lives here.
  */
 const clientAddressKey = Symbol('petstore-sim.clientAddress')
-const bodyTextKey = Symbol('petstore-sim.bodyText')
+const bodyBytesKey = Symbol('petstore-sim.bodyBytes')
 const journalEntryKey = Symbol('petstore-sim.journalEntry')
 
-type Annotated = { [clientAddressKey]?: string; [bodyTextKey]?: string; [journalEntryKey]?: JournalEntry }
+type Annotated = { [clientAddressKey]?: string; [bodyBytesKey]?: Uint8Array; [journalEntryKey]?: JournalEntry }
 
 /** Records the network address of a request's client (a transport calls it). */
 export function setClientAddress(request: Request, address: string): void {
@@ -23,14 +23,14 @@ export function clientAddressOf(request: Request): string | undefined {
   return (request as Annotated)[clientAddressKey]
 }
 
-/** Remembers the text a response's body was made from, so a transport can send it without reading the stream. */
-export function setBodyText(response: Response, text: string): void {
-  ;(response as Annotated)[bodyTextKey] = text
+/** Remembers the bytes a response's body was made from, so a transport can send them without reading the stream. */
+export function setBodyBytes(response: Response, bytes: Uint8Array): void {
+  ;(response as Annotated)[bodyBytesKey] = bytes
 }
 
-/** The text the body was made from, while the body has not been read. */
-export function bodyTextOf(response: Response): string | undefined {
-  return response.bodyUsed ? undefined : (response as Annotated)[bodyTextKey]
+/** The bytes the body was made from, while the body has not been read. */
+export function bodyBytesOf(response: Response): Uint8Array | undefined {
+  return response.bodyUsed ? undefined : (response as Annotated)[bodyBytesKey]
 }
 
 export function setJournalEntry(response: Response, entry: JournalEntry): void {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ApiError } from '../core/api-error.ts'
-import { bodyTextOf } from '../http/message-annotations.ts'
+import { bodyBytesOf } from '../http/message-annotations.ts'
 
 /** The default request body limit: 1 MiB. */
 export const defaultBodyLimit = 1024 * 1024
@@ -58,8 +58,13 @@ function tooLarge(limit: number): ApiError {
 
 /** Writes a Fetch `Response` to a Node response, with its `Content-Length`. */
 export async function sendFetchResponse(outgoing: ServerResponse, response: Response, method: string | undefined): Promise<void> {
-  const text = bodyTextOf(response)
-  const body = text !== undefined ? Buffer.from(text) : response.body === null ? undefined : Buffer.from(await response.arrayBuffer())
+  const bytes = bodyBytesOf(response)
+  const body =
+    bytes !== undefined
+      ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+      : response.body === null
+        ? undefined
+        : Buffer.from(await response.arrayBuffer())
   const headers: Record<string, string | string[] | number> = {}
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie') headers[name] = value
