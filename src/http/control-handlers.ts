@@ -1,6 +1,7 @@
 import { http, type HttpHandler, type HttpResponseResolver } from 'msw'
 import { ApiError } from '../core/api-error.ts'
 import { constantTimeEqual } from '../core/api-keys.ts'
+import { readBearerToken } from '../core/bearer-token.ts'
 import { parseDuration } from '../core/duration.ts'
 import { toEpochMilliseconds } from '../core/clock.ts'
 import type { Simulator } from '../simulator.ts'
@@ -81,8 +82,12 @@ export function createControlHandlers(simulator: Simulator, options: ControlOpti
 }
 
 function requireAdmin(request: Request, adminToken: string): void {
-  const header = request.headers.get('authorization') ?? ''
-  const token = /^bearer\s+(.+)$/i.exec(header.trim())?.[1] ?? ''
+  let token = ''
+  try {
+    token = readBearerToken(request.headers.get('authorization'))
+  } catch {
+    // No usable bearer token: refused below like a wrong one.
+  }
   if (!constantTimeEqual(adminToken, token)) {
     throw new ApiError('admin_unauthorized', 'Control endpoints need "Authorization: Bearer <admin token>"', {
       'WWW-Authenticate': 'Bearer realm="petstore-sim-admin"',

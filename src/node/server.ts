@@ -32,7 +32,9 @@ type NodeHandler = (incoming: IncomingMessage, outgoing: ServerResponse) => Prom
 export function createRequestListener(options: NodeServerOptions = {}): NodeHandler & { app: App } {
   const app = options.app ?? createApp({ openApiDocument: readOpenApiDocument, ...options })
   const bodyLimit = options.bodyLimit ?? defaultBodyLimit
-  const log = typeof options.log === 'function' ? options.log : createRequestLogger(options.log ?? 'silent', writeLine)
+  const format = options.log ?? 'silent'
+  // Silent logging costs nothing per request: no record is built.
+  const log = typeof format === 'function' ? format : format === 'silent' ? undefined : createRequestLogger(format, writeLine)
   const listener = async (incoming: IncomingMessage, outgoing: ServerResponse) => {
     const started = performance.now()
     let response: Response
@@ -51,7 +53,7 @@ export function createRequestListener(options: NodeServerOptions = {}): NodeHand
     } catch {
       outgoing.destroy()
     }
-    logRequest(log, incoming, response, started)
+    if (log !== undefined) logRequest(log, incoming, response, started)
   }
   return Object.assign(listener, { app })
 }
