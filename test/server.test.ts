@@ -305,3 +305,34 @@ describe('freezing the clock', () => {
     expect((await (await fetch(`${server.url}/__sim/clock`, { method: 'POST', body: '{"freeze":"yes"}' })).json()).code).toBe('invalid_body')
   })
 })
+
+describe('random raw requests (bounded fuzz)', () => {
+  it('never crash the server or get a 5xx', async () => {
+    const fc = (await import('fast-check')).default
+    const server = await start({ bodyLimit: 2048 })
+    const port = Number(new URL(server.url).port)
+    const token = fc.string({ unit: 'binary-ascii', maxLength: 40 })
+    const request = fc
+      .record({
+        method: fc.oneof(fc.constantFrom('GET', 'POST', 'PUT', 'OPTIONS', 'HEAD', 'DELETE'), token),
+        path: fc.oneof(fc.constantFrom('/v1/pets', '/v1/pets/1', '/__sim/health', '/'), token.map((text) => `/v1/${text}`), token),
+        headers: fc.array(fc.tuple(token, token), { maxLength: 5 }),
+        body: fc.option(fc.string({ unit: 'binary', maxLength: 300 }), { nil: undefined }),
+      })
+      .map(({ method, path, headers, body }) => {
+        const lines = [`${method} ${path} HTTP/1.1`, 'Host: 127.0.0.1', 'Authorization: Bearer demo-pro-key', 'Connection: close']
+        for (const [name, value] of headers) lines.push(`${name}: ${value}`)
+        if (body !== undefined) lines.push(`Content-Length: ${Buffer.byteLength(body)}`)
+        return `${lines.join('\r\n')}\r\n\r\n${body ?? ''}`
+      })
+    await fc.assert(
+      fc.asyncProperty(request, async (payload) => {
+        const reply = await rawExchange(port, payload, 500)
+        const status = Number(reply.slice(9, 12))
+        if (reply !== '') expect(status < 500, reply.slice(0, 300)).toBe(true)
+      }),
+      { numRuns: 60, seed: 424242 },
+    )
+    expect((await fetch(`${server.url}/__sim/health`)).status).toBe(200)
+  }, 60_000)
+})
