@@ -284,7 +284,7 @@ describe('the OpenAPI document', () => {
   it('is exported for in-process users', async () => {
     const { readOpenApiDocument, openApiDocumentPath } = await import('../src/node.ts')
     expect(openApiDocumentPath()).toMatch(/fixtures\/openapi\.yaml$/)
-    expect((readOpenApiDocument().document as { info: { title: string } }).info.title).toBe('Animal Store Service')
+    expect(((await readOpenApiDocument()).document as { info: { title: string } }).info.title).toBe('Animal Store Service')
   })
 })
 

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
-import { parse } from 'yaml'
 import type { OpenApiDocumentSource } from '../http/document-handlers.ts'
 
 /** Where `fixtures/openapi.yaml` is, found through the package's own exports (from the sources or the bundle alike). */
@@ -10,13 +9,14 @@ export function openApiDocumentPath(): string {
 
 /**
  * Reads the OpenAPI 3.1 document of the Animal Store API that petstore-sim
- * conforms to (`fixtures/openapi.yaml`), as text and parsed.
+ * conforms to (`fixtures/openapi.yaml`), as text and parsed. The YAML parser
+ * is loaded only then, which keeps it off the server's start-up path.
  *
  * @example
  * import { readOpenApiDocument } from 'petstore-sim/node'
- * const { document } = readOpenApiDocument()
+ * const { document } = await readOpenApiDocument()
  */
-export function readOpenApiDocument(): OpenApiDocumentSource {
-  const yaml = readFileSync(openApiDocumentPath(), 'utf8')
+export async function readOpenApiDocument(): Promise<OpenApiDocumentSource> {
+  const [yaml, { parse }] = await Promise.all([readFile(openApiDocumentPath(), 'utf8'), import('yaml')])
   return { yaml, document: parse(yaml) }
 }

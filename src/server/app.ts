@@ -12,7 +12,7 @@ export interface AppOptions extends SimulatorOptions {
   /** The `/__sim` control endpoints: on (default), off, or on behind an admin token. */
   control?: boolean | { adminToken: string }
   /** Serves `GET /openapi.json` and `/openapi.yaml` from this source (the Node server passes `fixtures/openapi.yaml`). */
-  openApiDocument?: () => OpenApiDocumentSource
+  openApiDocument?: () => OpenApiDocumentSource | Promise<OpenApiDocumentSource>
 }
 
 /**

@@ -6,6 +6,6 @@ const simulator = createSimulator({ seed: 1 })
 simulator.clock.advance(1000)
 export const pets: Pet[] = simulator.store.list({ limit: 2 })
 export const running = startServer({ port: 0 }).then((server) => server.apiUrl)
-export const title = readOpenApiDocument().document
+export const title = readOpenApiDocument().then((source) => source.document)
 // @ts-expect-error: a misspelt option is a type error for users
 createSimulator({ sed: 1 })
