@@ -93,20 +93,18 @@ function identifyCaller(context: ApiContext, request: Request): Caller {
   return { bucket: `anonymous:${clientAddressOf(request) ?? 'unknown'}`, plan: anonymousPlan, problem }
 }
 
+/** The Error of a refused request; `Retry-After` comes with the rate-limit headers of the decision. */
 function refusal(decision: RateLimitDecision & { outcome: 'limited' | 'banned' }, plan: Plan): ApiError {
-  const retry = { 'Retry-After': String(decision.retryAfterSeconds) }
   if (decision.outcome === 'banned') {
     return new ApiError(
       'api_key_banned',
       `Too many requests after being rate limited: temporarily banned. Retry after ${decision.retryAfterSeconds} s.`,
-      retry,
     )
   }
   const perWindow = decision.window === 'day' ? `${plan.perDay} requests per day` : `${plan.perMinute} requests per minute`
   return new ApiError(
     'rate_limit_exceeded',
     `Rate limit exceeded: ${perWindow} on the ${plan.name} plan. Retry after ${decision.retryAfterSeconds} s.`,
-    retry,
   )
 }
 
