@@ -40,7 +40,11 @@ export function createControlHandlers(simulator: Simulator, options: ControlOpti
       }
     }
   }
-  const clockState = () => ({ now: new Date(simulator.clock.now()).toISOString(), epochMs: simulator.clock.now(), frozen: simulator.clock.frozen })
+  const clockState = () => {
+    // One reading, so that `now` and `epochMs` agree on a running clock.
+    const epochMs = simulator.clock.now()
+    return { now: new Date(epochMs).toISOString(), epochMs, frozen: simulator.clock.frozen }
+  }
 
   return [
     http.get(url('/health'), guard(() => jsonResponse({ status: 'ok', pets: simulator.store.size, ...clockState() }, 200))),
