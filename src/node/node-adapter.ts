@@ -53,7 +53,8 @@ function readBody(incoming: IncomingMessage, limit: number): Promise<Buffer> {
 }
 
 function tooLarge(limit: number): ApiError {
-  return new ApiError('payload_too_large', `The request body is over the limit of ${limit} bytes`)
+  // The rest of an oversized body is not read: the connection cannot be reused.
+  return new ApiError('payload_too_large', `The request body is over the limit of ${limit} bytes`, { Connection: 'close' })
 }
 
 /** Writes a Fetch `Response` to a Node response, with its `Content-Length`. */

@@ -43,10 +43,7 @@ export function createRequestListener(options: NodeServerOptions = {}): NodeHand
       app.simulator.setClientAddress(request, incoming.socket.remoteAddress ?? 'unknown')
       response = await app.fetch(request)
     } catch (error) {
-      const apiError = ApiError.from(error)
-      response = errorResponse(apiError)
-      // The rest of an oversized body is not read: the connection cannot be reused.
-      if (apiError.status === 413) response.headers.set('Connection', 'close')
+      response = errorResponse(ApiError.from(error))
     }
     try {
       await sendFetchResponse(outgoing, response, incoming.method)
