@@ -3,22 +3,23 @@
  * server or a connect-style middleware.
  *
  * @example
- * import { startServer } from 'petstore-sim/node'
- * const running = await startServer({ port: 0 })
+ * import { createApp, startServer } from 'petstore-sim/node'
+ * const running = await startServer({ app: createApp({ seed: 7 }), port: 0 })
  * console.log(running.apiUrl) // http://127.0.0.1:<port>/v1
  */
 export {
+  createApp,
   createMiddleware,
   createRequestListener,
   createServer,
   startServer,
-  type NodeServerOptions,
+  type ListenerOptions,
   type RunningServer,
   type StartServerOptions,
 } from './node/server.ts'
-export { defaultBodyLimit } from './node/node-adapter.ts'
+export type { App, AppOptions } from './app/app.ts'
+export { engines, type Engine } from './node/engine.ts'
 export { createRequestLogger, logFormats, type LogFormat, type RequestLogger, type RequestLogRecord } from './node/request-log.ts'
-export { createApp, type App, type AppOptions } from './server/app.ts'
-export { controlPath, createControlHandlers, type ControlOptions } from './http/control-handlers.ts'
+export { controlPath, type ControlOptions } from './app/control-plane.ts'
 export { openApiDocumentPath, readOpenApiDocument } from './node/openapi-document.ts'
-export type { OpenApiDocumentSource } from './http/document-handlers.ts'
+export type { OpenApiDocumentSource } from './app/openapi-route.ts'

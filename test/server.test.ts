@@ -1,8 +1,9 @@
 import { createServer as createHttpServer, request as httpRequest } from 'node:http'
 import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createMiddleware, startServer, type RunningServer, type StartServerOptions } from '../src/node/server.ts'
-import { exposedHeaders } from '../src/server/cors.ts'
+import type { AppOptions } from '../src/app/app.ts'
+import { exposedHeaders } from '../src/app/cors.ts'
+import { createApp, createMiddleware, startServer, type RunningServer, type StartServerOptions } from '../src/node/server.ts'
 import { checkedFetch } from './support/checked-fetch.ts'
 
 const servers: RunningServer[] = []
@@ -10,8 +11,8 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()))
 })
 
-async function start(options: StartServerOptions = {}): Promise<RunningServer> {
-  const server = await startServer({ port: 0, host: '127.0.0.1', log: 'silent', ...options })
+async function start(appOptions: AppOptions = {}, serverOptions: StartServerOptions = {}): Promise<RunningServer> {
+  const server = await startServer({ port: 0, host: '127.0.0.1', log: 'silent', app: createApp(appOptions), ...serverOptions })
   servers.push(server)
   return server
 }

@@ -1,8 +1,9 @@
-import { getResponse, http, HttpResponse } from 'msw'
+import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createManualClock } from '../src/core/clock.ts'
 import { petCategories } from '../src/core/catalogue.ts'
+import { createApp } from '../src/app/app.ts'
 import { createSimulator, type SimulatorOptions } from '../src/simulator.ts'
 import { checkedFetch } from './support/checked-fetch.ts'
 
@@ -244,13 +245,8 @@ describe('journal and client addresses', () => {
   })
 
   it('limits anonymous callers per client address when the transport gives it', async () => {
-    const simulator = createSimulator()
-    const [listPets] = simulator.handlers
-    const send = async (address: string) => {
-      const request = new Request('http://petstore.test/v1/pets')
-      simulator.setClientAddress(request, address)
-      return (await getResponse([listPets!], request))!
-    }
+    const app = createApp()
+    const send = (address: string) => app.fetch(new Request('http://petstore.test/v1/pets'), { clientAddress: address })
     for (let index = 0; index < 60; index++) expect((await send('10.0.0.1')).status).toBe(401)
     expect((await send('10.0.0.1')).status).toBe(429)
     expect((await send('10.0.0.2')).status).toBe(401)

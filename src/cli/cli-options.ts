@@ -3,7 +3,9 @@ import packageJson from '../../package.json' with { type: 'json' }
 import { parseDuration } from '../core/duration.ts'
 import { parsePlan } from '../core/plans.ts'
 import { petStatuses, type PetStatus } from '../core/schemas.ts'
-import type { Latency } from '../http/api-context.ts'
+import { defaults } from '../core/defaults.ts'
+import type { Latency } from '../core/simulator-state.ts'
+import { engines, type Engine } from '../node/engine.ts'
 import { logFormats, type LogFormat } from '../node/request-log.ts'
 
 /** What the command line asks for, before any file is read. */
@@ -23,6 +25,8 @@ export interface CliOptions {
   log: LogFormat
   adminToken?: string
   defaultStatus: PetStatus
+  engine: Engine
+  handlers?: string
 }
 
 const envPrefix = 'PETSTORE_SIM_'
@@ -36,10 +40,10 @@ export function createProgram(): Command {
     new Option(flags, description).env(`${envPrefix}${envName}`)
   return new Command('petstore-sim')
     .description('Simulates the Animal Store API over HTTP for frontend development and contract tests.')
-    .addOption(option('-p, --port <n>', 'port to listen on; 0 picks a free port', 'PORT').argParser(wholeNumber('port', 0, 65535)).default(4010))
-    .addOption(option('--host <addr>', 'address to bind; 0.0.0.0 exposes the simulator to the network', 'HOST').default('127.0.0.1'))
-    .addOption(option('--seed <n>', 'seed of the generated catalogue', 'SEED').argParser(wholeNumber('seed', 0, Number.MAX_SAFE_INTEGER)).default(20301205))
-    .addOption(option('--pets <n>', 'how many pets to generate', 'PETS').argParser(wholeNumber('pets', 0, 1_000_000)).default(50))
+    .addOption(option('-p, --port <n>', 'port to listen on; 0 picks a free port', 'PORT').argParser(wholeNumber('port', 0, 65535)).default(defaults.port))
+    .addOption(option('--host <addr>', 'address to bind; 0.0.0.0 exposes the simulator to the network', 'HOST').default(defaults.host))
+    .addOption(option('--seed <n>', 'seed of the generated catalogue', 'SEED').argParser(wholeNumber('seed', 0, Number.MAX_SAFE_INTEGER)).default(defaults.seed))
+    .addOption(option('--pets <n>', 'how many pets to generate', 'PETS').argParser(wholeNumber('pets', 0, 1_000_000)).default(defaults.pets))
     .addOption(option('--fixtures <file>', 'JSON array of pets to serve instead of generated ones', 'FIXTURES'))
     .addOption(
       option('--key <token=plan>', 'an API key and its plan (free, pro, business, enterprise:<perMinute>/<perDay>); repeatable; the env variable takes a comma-separated list', 'KEY')
@@ -48,13 +52,15 @@ export function createProgram(): Command {
     )
     .addOption(option('--keys <file>', 'JSON object of API keys: {"token": "plan"}', 'KEYS'))
     .addOption(option('--latency <ms>', 'delay every API response: fixed ms, or a min-max range', 'LATENCY').argParser(parseLatency))
-    .addOption(option('--base-path <path>', 'the API prefix', 'BASE_PATH').argParser(parseBasePath).default('/v1'))
-    .addOption(option('--ban-after <n>', 'ban a caller after this many 429s in a row; "off" to never ban', 'BAN_AFTER').argParser(parseBanAfter).default(10))
-    .addOption(option('--ban-for <duration>', 'how long a ban lasts (500ms, 30s, 10m, 1h)', 'BAN_FOR').argParser(parseDurationFlag).default(600_000, '10m'))
-    .addOption(option('--body-limit <bytes>', 'largest request body; larger gets 413', 'BODY_LIMIT').argParser(wholeNumber('body-limit', 1, 2 ** 31)).default(1_048_576, '1048576 (1 MiB)'))
-    .addOption(option('--log <format>', 'request log: one line per request', 'LOG').choices(logFormats).default('pretty'))
+    .addOption(option('--base-path <path>', 'the API prefix', 'BASE_PATH').argParser(parseBasePath).default(defaults.basePath))
+    .addOption(option('--ban-after <n>', 'ban a caller after this many 429s in a row; "off" to never ban', 'BAN_AFTER').argParser(parseBanAfter).default(defaults.ban.after))
+    .addOption(option('--ban-for <duration>', 'how long a ban lasts (500ms, 30s, 10m, 1h)', 'BAN_FOR').argParser(parseDurationFlag).default(defaults.ban.durationMs, formatDuration(defaults.ban.durationMs)))
+    .addOption(option('--body-limit <bytes>', 'largest request body; larger gets 413', 'BODY_LIMIT').argParser(wholeNumber('body-limit', 1, 2 ** 31)).default(defaults.bodyLimit, `${defaults.bodyLimit} (1 MiB)`))
+    .addOption(option('--log <format>', 'request log: one line per request', 'LOG').choices(logFormats).default(defaults.cliLog))
     .addOption(option('--admin-token <token>', 'require "Authorization: Bearer <token>" on /__sim control endpoints (needed to enable them on a non-loopback --host)', 'ADMIN_TOKEN'))
-    .addOption(option('--default-status <status>', 'status of a pet created without one', 'DEFAULT_STATUS').choices(petStatuses).default('available'))
+    .addOption(option('--default-status <status>', 'status of a pet created without one', 'DEFAULT_STATUS').choices(petStatuses).default(defaults.defaultStatus))
+    .addOption(option('--handlers <module>', 'your own MSW handlers (a module exporting them as default or `handlers`), answered before the simulator; loads msw', 'HANDLERS'))
+    .addOption(option('--engine <engine>', 'direct: the simulator answers without msw (fast); msw: everything through msw getResponse (comparison, fallback)', 'ENGINE').choices(engines).default(defaults.engine))
     .helpOption('-h, --help', 'show this help')
     .version(packageVersion, '-V, --version', 'show the version')
     .addHelpText(
@@ -117,6 +123,14 @@ function parseBasePath(value: string): string {
 function parseBanAfter(value: string): number | 'off' {
   if (value.trim() === 'off') return 'off'
   return wholeNumber('ban-after', 0, 1_000_000)(value)
+}
+
+/** `600000` -> `10m`: the largest unit that divides the duration. */
+function formatDuration(milliseconds: number): string {
+  for (const [unit, size] of [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1_000]] as const) {
+    if (milliseconds % size === 0) return `${milliseconds / size}${unit}`
+  }
+  return `${milliseconds}ms`
 }
 
 function parseDurationFlag(value: string): number {

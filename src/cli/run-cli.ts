@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { CommanderError } from 'commander'
-import { startServer, type RunningServer, type StartServerOptions } from '../node/server.ts'
-import { demoKeySpec } from '../simulator.ts'
+import type { RequestHandler } from 'msw'
+import { defaults } from '../core/defaults.ts'
+import { demoKeySpec } from '../core/simulator-core.ts'
+import { createApp, startServer, type RunningServer, type StartServerOptions } from '../node/server.ts'
 import { createProgram, type CliOptions } from './cli-options.ts'
 
 /** Exit code for bad flags, unreadable files and a port that cannot be bound. */
@@ -26,7 +30,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
 
   let running: RunningServer
   try {
-    running = await startServer(toServerOptions(options))
+    running = await startServer(await toServerOptions(options))
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'EADDRINUSE') return fail(`port ${options.port} on ${options.host} is already in use (try --port 0 for a free port)`)
@@ -37,23 +41,42 @@ export async function runCli(argv: readonly string[]): Promise<void> {
   stopOnSignals(running, options)
 }
 
-function toServerOptions(options: CliOptions): StartServerOptions {
-  const keys = readKeys(options)
-  return {
-    port: options.port,
-    host: options.host,
+async function toServerOptions(options: CliOptions): Promise<StartServerOptions> {
+  const app = createApp({
     seed: options.seed,
     pets: options.pets,
     fixtures: options.fixtures === undefined ? undefined : readJsonFile(options.fixtures, '--fixtures'),
-    keys,
+    keys: readKeys(options),
     latency: options.latency,
     baseUrl: options.basePath,
     ban: options.banAfter === 'off' ? false : { after: options.banAfter, durationMs: options.banFor },
     bodyLimit: options.bodyLimit,
-    log: options.log,
     defaultStatus: options.defaultStatus,
     control: controlEndpoints(options.host, options.adminToken),
+  })
+  return {
+    app,
+    port: options.port,
+    host: options.host,
+    log: options.log,
+    engine: options.engine,
+    handlers: options.handlers === undefined ? undefined : await loadHandlers(options.handlers),
   }
+}
+
+/** The user's MSW handlers: a module's default export or its `handlers` export, an array of handlers. */
+async function loadHandlers(path: string): Promise<RequestHandler[]> {
+  let module: { default?: unknown; handlers?: unknown }
+  try {
+    module = (await import(pathToFileURL(resolve(path)).href)) as typeof module
+  } catch (error) {
+    throw new UsageError(`--handlers: cannot load ${path} (${(error as Error).message.split('\n', 1)[0]})`)
+  }
+  const handlers = module.handlers ?? module.default
+  if (!Array.isArray(handlers) || !handlers.every((handler) => typeof handler === 'object' && handler !== null && 'run' in handler)) {
+    throw new UsageError(`--handlers: ${path} must export an array of MSW handlers, as its default export or as "handlers"`)
+  }
+  return handlers as RequestHandler[]
 }
 
 function readKeys(options: CliOptions): Record<string, string> | undefined {
@@ -118,7 +141,7 @@ function stopOnSignals(running: RunningServer, options: CliOptions): void {
     }
     stopping = true
     if (options.log === 'pretty') process.stdout.write(`${signal}: finishing requests in flight, then stopping\n`)
-    running.close(4500).then(() => process.exit(0))
+    running.close(defaults.shutdownGraceMs).then(() => process.exit(0))
   }
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)

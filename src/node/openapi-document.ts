@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
-import type { OpenApiDocumentSource } from '../http/document-handlers.ts'
+import type { OpenApiDocumentSource } from '../app/openapi-route.ts'
 
 /** Where `fixtures/openapi.yaml` is, found through the package's own exports (from the sources or the bundle alike). */
 export function openApiDocumentPath(): string {

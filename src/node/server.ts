@@ -1,92 +1,145 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
+import type { RequestHandler } from 'msw'
 import { ApiError } from '../core/api-error.ts'
-import { controlPath } from '../http/control-handlers.ts'
-import { errorResponse } from '../http/json-response.ts'
-import { journalEntryOf } from '../http/message-annotations.ts'
-import { createApp, type App, type AppOptions } from '../server/app.ts'
-import type { Simulator } from '../simulator.ts'
-import { defaultBodyLimit, sendFetchResponse, toFetchRequest } from './node-adapter.ts'
+import { createApp as createPortableApp, type App, type AppOptions } from '../app/app.ts'
+import { defaults } from '../core/defaults.ts'
+import { errorResponse, isPromiseLike, type PlainResponse } from '../core/plain-http.ts'
+import type { SimulatorCore } from '../core/simulator-core.ts'
+import type { FetchLane } from '../handlers/msw-lane.ts'
+import type { Engine } from './engine.ts'
+import { toFetchRequest, sendFetchResponse } from './fetch-bridge.ts'
+import { fromIncomingMessage, writePlainResponse } from './incoming-request.ts'
 import { readOpenApiDocument } from './openapi-document.ts'
 import { createRequestLogger, type LogFormat, type RequestLogger } from './request-log.ts'
 
-export interface NodeServerOptions extends AppOptions {
-  /** Serve this app instead of creating one from the options. */
-  app?: App
-  /** Largest request body in bytes; larger ones get 413. Default 1 MiB. */
-  bodyLimit?: number
-  /** `pretty`, `json`, `silent` (default), or a function receiving each request's record. */
-  log?: LogFormat | RequestLogger
+/**
+ * The app for Node: {@link createPortableApp} with the OpenAPI document read
+ * from `fixtures/openapi.yaml` (served at `/openapi.json` and `/openapi.yaml`).
+ */
+export function createApp(options: AppOptions = {}): App {
+  return createPortableApp({ openApiDocument: readOpenApiDocument, ...options })
 }
 
-type NodeHandler = (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<void>
+/** How a listener serves: the app, how it logs, and optionally msw in front. */
+export interface ListenerOptions {
+  /** Default: {@link createApp} with default options. */
+  readonly app?: App
+  /** `pretty`, `json`, `silent` (default), or a function receiving each request's record. */
+  readonly log?: LogFormat | RequestLogger
+  /**
+   * Your own MSW handlers, tried before the simulator as `server.use` does
+   * in-process; what they leave unanswered goes on to the simulator. Loads msw.
+   */
+  readonly handlers?: readonly RequestHandler[]
+  /**
+   * `direct` (default): requests go to the simulator as plain data, with no
+   * Fetch objects. `msw`: everything is answered through msw's `getResponse`
+   * and the simulator's MSW handlers, for comparison and as a fallback. Loads msw.
+   */
+  readonly engine?: Engine
+}
+
+type NodeListener = (incoming: IncomingMessage, outgoing: ServerResponse) => void
 
 /**
- * A `node:http` request listener serving the simulator: each Node request
- * becomes a Fetch `Request` for the app, and its `Response` is written back.
+ * A `node:http` request listener serving the simulator. It knows nothing of
+ * the app but its `respond`: it hands each request over as plain data with
+ * the client's address as a transport fact, and writes the plain answer with
+ * `writeHead`/`end`. With `handlers` or `engine: 'msw'` it serves through msw
+ * instead, which is loaded only then.
  *
  * @example
  * import { createServer } from 'node:http'
- * createServer(createRequestListener({ seed: 1 })).listen(4010)
+ * createServer(createRequestListener({ app: createApp({ seed: 1 }) })).listen(4010)
  */
-export function createRequestListener(options: NodeServerOptions = {}): NodeHandler & { app: App } {
-  const app = options.app ?? createApp({ openApiDocument: readOpenApiDocument, ...options })
-  const bodyLimit = options.bodyLimit ?? defaultBodyLimit
-  const format = options.log ?? 'silent'
-  // Silent logging costs nothing per request: no record is built.
-  const log = typeof format === 'function' ? format : format === 'silent' ? undefined : createRequestLogger(format, writeLine)
-  const listener = async (incoming: IncomingMessage, outgoing: ServerResponse) => {
-    const started = performance.now()
-    let response: Response
+export function createRequestListener(options: ListenerOptions = {}): NodeListener & { app: App; ready: Promise<void> } {
+  const app = options.app ?? createApp()
+  const log = loggerFor(options.log ?? defaults.libraryLog)
+  const { bodyLimit } = app.simulator
+  const useMsw = (options.handlers !== undefined && options.handlers.length > 0) || options.engine === 'msw'
+  // msw is imported only for these lanes, and the import starts now: `ready` says when it is done.
+  const lane = useMsw ? loadMswLane(app, options) : undefined
+
+  const finish = (incoming: IncomingMessage, outgoing: ServerResponse, response: PlainResponse, started: number) => {
     try {
-      const request = await toFetchRequest(incoming, originOf(incoming), bodyLimit)
-      app.simulator.setClientAddress(request, incoming.socket.remoteAddress ?? 'unknown')
-      response = await app.fetch(request)
-    } catch (error) {
-      response = errorResponse(ApiError.from(error))
-    }
-    try {
-      await sendFetchResponse(outgoing, response, incoming.method)
+      writePlainResponse(outgoing, response, incoming.method)
     } catch {
       outgoing.destroy()
     }
-    if (log !== undefined) logRequest(log, incoming, response, started)
+    if (log !== undefined) logPlain(log, incoming, response, started)
   }
-  return Object.assign(listener, { app })
+
+  const listener: NodeListener =
+    lane === undefined
+      ? (incoming, outgoing) => {
+          const started = log === undefined ? 0 : performance.now()
+          // The app turns every error into a response, so `respond` neither throws nor rejects.
+          const response = app.respond(fromIncomingMessage(incoming, bodyLimit))
+          if (isPromiseLike(response)) response.then((answered) => finish(incoming, outgoing, answered, started))
+          else finish(incoming, outgoing, response, started)
+        }
+      : (incoming, outgoing) => {
+          const started = log === undefined ? 0 : performance.now()
+          serveThroughLane(lane, incoming, outgoing, bodyLimit).then((status) => {
+            if (log !== undefined) log({ method: incoming.method ?? '-', path: (incoming.url ?? '-').slice(0, 2048), status, durationMs: performance.now() - started, plan: '-', caller: '-' })
+          })
+        }
+  return Object.assign(listener, { app, ready: lane === undefined ? Promise.resolve() : lane.then(() => undefined) })
+}
+
+async function loadMswLane(app: App, options: ListenerOptions): Promise<FetchLane> {
+  const { createMswLane } = await import('../handlers/msw-lane.ts')
+  return createMswLane({ app, handlers: options.handlers, engine: options.engine ?? 'direct' })
+}
+
+async function serveThroughLane(lane: Promise<FetchLane>, incoming: IncomingMessage, outgoing: ServerResponse, bodyLimit: number): Promise<number> {
+  try {
+    const response = await (await lane)(await toFetchRequest(incoming, bodyLimit), { clientAddress: incoming.socket.remoteAddress })
+    await sendFetchResponse(outgoing, response, incoming.method)
+    return response.status
+  } catch (error) {
+    // Only the bridge's own errors (413, an unrepresentable request) reach here: the lane answers everything else.
+    const response = errorResponse(error)
+    try {
+      writePlainResponse(outgoing, response, incoming.method)
+    } catch {
+      outgoing.destroy()
+    }
+    return response.status
+  }
 }
 
 /**
  * A connect-style middleware (express, Vite's dev server, …) that answers
- * the API and control paths and passes every other request to `next()`
- * untouched, its body unread.
+ * the API, control and OpenAPI paths and passes every other request to
+ * `next()` untouched, its body unread.
  *
  * @example
  * // vite.config.ts
  * export default { plugins: [{ name: 'petstore-sim', configureServer: (server) => { server.middlewares.use(createMiddleware()) } }] }
  */
 export function createMiddleware(
-  options: NodeServerOptions = {},
+  options: ListenerOptions = {},
 ): ((incoming: IncomingMessage, outgoing: ServerResponse, next: (error?: unknown) => void) => void) & { app: App } {
   const listener = createRequestListener(options)
-  const { basePath } = listener.app.simulator
-  const owns = (path: string) =>
-    path === basePath || path.startsWith(`${basePath}/`) || path === controlPath || path.startsWith(`${controlPath}/`)
+  const { app } = listener
   const middleware = (incoming: IncomingMessage, outgoing: ServerResponse, next: (error?: unknown) => void) => {
     const path = (incoming.url ?? '').split('?', 1)[0]!
-    if (!owns(path)) {
+    if (!app.owns(path)) {
       next()
       return
     }
-    listener(incoming, outgoing).catch(next)
+    listener(incoming, outgoing)
   }
-  return Object.assign(middleware, { app: listener.app })
+  return Object.assign(middleware, { app })
 }
 
 /**
  * A `node:http` server for the simulator, not yet listening (hono's
  * separation of building and serving). Malformed HTTP gets a 400 Error body.
  */
-export function createServer(options: NodeServerOptions = {}): { server: Server; app: App } {
+export function createServer(options: ListenerOptions = {}): { server: Server; app: App; ready: Promise<void> } {
   const listener = createRequestListener(options)
   const server = createHttpServer(listener)
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
@@ -94,19 +147,27 @@ export function createServer(options: NodeServerOptions = {}): { server: Server;
       socket.destroy()
       return
     }
-    const body = JSON.stringify(new ApiError('bad_request', `Malformed HTTP request: ${error.code ?? error.message}`).toBody())
-    socket.end(
-      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    )
+    socket.end(rawHttpResponse(errorResponse(new ApiError('bad_request', `Malformed HTTP request: ${error.code ?? error.message}`))))
   })
-  return { server, app: listener.app }
+  return { server, app: listener.app, ready: listener.ready }
 }
 
-export interface StartServerOptions extends NodeServerOptions {
+/** A plain response as HTTP/1.1 bytes, for a socket Node's parser gave up on; the connection closes after it. */
+function rawHttpResponse(response: PlainResponse): string {
+  const body = response.body ?? ''
+  const headers = Object.entries({ ...response.headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('')
+  return `HTTP/1.1 ${response.status} ${statusTexts[response.status] ?? 'Error'}\r\n${headers}\r\n${body}`
+}
+
+const statusTexts: Readonly<Record<number, string>> = { 400: 'Bad Request', 408: 'Request Timeout', 413: 'Content Too Large', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error' }
+
+export interface StartServerOptions extends ListenerOptions {
   /** Default 4010; 0 picks a free port. */
-  port?: number
+  readonly port?: number
   /** Default 127.0.0.1. */
-  host?: string
+  readonly host?: string
 }
 
 /** A listening simulator. */
@@ -117,7 +178,7 @@ export interface RunningServer {
   readonly apiUrl: string
   readonly server: Server
   readonly app: App
-  readonly simulator: Simulator
+  readonly simulator: SimulatorCore
   /**
    * Stops accepting connections, lets requests in flight finish, and resolves
    * once the server is closed; connections still busy after `graceMs`
@@ -130,16 +191,17 @@ export interface RunningServer {
  * Starts the simulator on a port and resolves once it is listening.
  *
  * @example
- * const running = await startServer({ port: 0, log: 'silent' })
+ * const running = await startServer({ app: createApp({ seed: 7 }), port: 0 })
  * await fetch(`${running.apiUrl}/pets`, { headers: { Authorization: 'Bearer demo-pro-key' } })
  * await running.close()
  */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
-  const { server, app } = createServer(options)
-  const host = options.host ?? '127.0.0.1'
+  const { server, app, ready } = createServer(options)
+  await ready
+  const host = options.host ?? defaults.host
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
-    server.listen(options.port ?? 4010, host, () => {
+    server.listen(options.port ?? defaults.port, host, () => {
       server.off('error', reject)
       resolve()
     })
@@ -169,13 +231,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   }
 }
 
-function originOf(incoming: IncomingMessage): string {
-  const host = incoming.headers.host
-  return `http://${host !== undefined && /^[\w.-]+(:\d+)?$|^\[[\da-fA-F:.]+\](:\d+)?$/.test(host) ? host : 'localhost'}`
+function loggerFor(format: LogFormat | RequestLogger): RequestLogger | undefined {
+  if (typeof format === 'function') return format
+  // Silent logging costs nothing per request: no record is built.
+  return format === 'silent' ? undefined : createRequestLogger(format, (line) => process.stdout.write(`${line}\n`))
 }
 
-function logRequest(log: RequestLogger, incoming: IncomingMessage, response: Response, started: number): void {
-  const entry = journalEntryOf(response)
+function logPlain(log: RequestLogger, incoming: IncomingMessage, response: PlainResponse, started: number): void {
+  const entry = response.journalEntry
   log({
     method: incoming.method ?? '-',
     path: entry?.path ?? (incoming.url ?? '-').slice(0, 2048),
@@ -184,8 +247,4 @@ function logRequest(log: RequestLogger, incoming: IncomingMessage, response: Res
     plan: entry?.plan ?? '-',
     caller: entry?.caller ?? '-',
   })
-}
-
-function writeLine(line: string): void {
-  process.stdout.write(`${line}\n`)
 }

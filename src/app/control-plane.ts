@@ -1,11 +1,10 @@
-import { http, type HttpHandler, type HttpResponseResolver } from 'msw'
 import { ApiError } from '../core/api-error.ts'
 import { constantTimeEqual } from '../core/api-keys.ts'
 import { readBearerToken } from '../core/bearer-token.ts'
-import { parseDuration } from '../core/duration.ts'
 import { toEpochMilliseconds } from '../core/clock.ts'
-import type { Simulator } from '../simulator.ts'
-import { errorResponse, jsonResponse } from './json-response.ts'
+import { parseDuration } from '../core/duration.ts'
+import { bodyText, jsonResponse, type PlainRequest, type PlainResponse } from '../core/plain-http.ts'
+import type { SimulatorCore } from '../core/simulator-core.ts'
 
 /** The path under which the control endpoints live, outside the API prefix. */
 export const controlPath = '/__sim'
@@ -13,6 +12,14 @@ export const controlPath = '/__sim'
 export interface ControlOptions {
   /** When set, every control request needs `Authorization: Bearer <adminToken>`. */
   readonly adminToken?: string | undefined
+}
+
+interface ControlRoute {
+  readonly method: 'GET' | 'POST'
+  /** Under {@link controlPath}. */
+  readonly path: string
+  readonly name: string
+  readonly resolve: (request: PlainRequest) => PlainResponse | Promise<PlainResponse>
 }
 
 /**
@@ -24,41 +31,39 @@ export interface ControlOptions {
  * - `GET /__sim/clock`, `POST /__sim/clock` with `{ "advance": "90s" }` and/or `{ "set": "2030-12-05T00:00:00Z" }`,
  *   and optionally `"freeze": true | false`: `{ "now": iso, "epochMs": n, "frozen": boolean }`;
  * - `GET /__sim/requests`: `{ "requests": [journal entries, oldest first] }`.
- *
- * @example
- * setupServer(...createControlHandlers(simulator), ...simulator.handlers)
  */
-export function createControlHandlers(simulator: Simulator, options: ControlOptions = {}): HttpHandler[] {
-  const url = (path: string) => `*${controlPath}${path}`
-  const guard = (resolve: (request: Request) => Response | Promise<Response>): HttpResponseResolver => {
-    return async ({ request }) => {
-      try {
-        if (options.adminToken !== undefined) requireAdmin(request, options.adminToken)
-        return await resolve(request)
-      } catch (error) {
-        return errorResponse(ApiError.from(error))
-      }
-    }
-  }
+export interface ControlPlane {
+  /** Every method a control route uses. */
+  readonly methods: readonly string[]
+  /** The control routes, for the MSW lane: method, path under {@link controlPath}, name. */
+  readonly routes: readonly Pick<ControlRoute, 'method' | 'path' | 'name'>[]
+  /** Answers a request whose path is under {@link controlPath}. Errors are thrown: the app turns them into responses, where CORS still decorates them. */
+  respond(request: PlainRequest): PlainResponse | Promise<PlainResponse>
+}
+
+export function createControlPlane(simulator: SimulatorCore, options: ControlOptions = {}): ControlPlane {
   const clockState = () => {
     // One reading, so that `now` and `epochMs` agree on a running clock.
     const epochMs = simulator.clock.now()
     return { now: new Date(epochMs).toISOString(), epochMs, frozen: simulator.clock.frozen }
   }
-
-  return [
-    http.get(url('/health'), guard(() => jsonResponse({ status: 'ok', pets: simulator.store.size, ...clockState() }, 200))),
-    http.post(
-      url('/reset'),
-      guard(() => {
+  const routes: ControlRoute[] = [
+    { method: 'GET', path: '/health', name: 'health', resolve: () => jsonResponse({ status: 'ok', pets: simulator.store.size, ...clockState() }, 200) },
+    {
+      method: 'POST',
+      path: '/reset',
+      name: 'reset',
+      resolve() {
         simulator.reset()
         return jsonResponse({ status: 'reset', pets: simulator.store.size, ...clockState() }, 200)
-      }),
-    ),
-    http.get(url('/clock'), guard(() => jsonResponse(clockState(), 200))),
-    http.post(
-      url('/clock'),
-      guard(async (request) => {
+      },
+    },
+    { method: 'GET', path: '/clock', name: 'clock', resolve: () => jsonResponse(clockState(), 200) },
+    {
+      method: 'POST',
+      path: '/clock',
+      name: 'moveClock',
+      async resolve(request) {
         const body = await readControlBody(request)
         try {
           if (body.advance === undefined && body.set === undefined && body.freeze === undefined) {
@@ -76,19 +81,33 @@ export function createControlHandlers(simulator: Simulator, options: ControlOpti
           throw new ApiError('invalid_body', (error as Error).message)
         }
         return jsonResponse(clockState(), 200)
-      }),
-    ),
-    http.get(url('/requests'), guard(() => jsonResponse({ requests: simulator.journal.entries() }, 200))),
-    http.all(url('/*'), guard((request) => {
-      throw new ApiError('route_not_found', `No control endpoint ${request.method} ${new URL(request.url).pathname}`)
-    })),
+      },
+    },
+    { method: 'GET', path: '/requests', name: 'requests', resolve: () => jsonResponse({ requests: simulator.journal.entries() }, 200) },
   ]
+
+  return {
+    methods: [...new Set(routes.map((route) => route.method))],
+    routes: routes.map(({ method, path, name }) => ({ method, path, name })),
+    respond(request) {
+      if (options.adminToken !== undefined) requireAdmin(request, options.adminToken)
+      const path = request.path.slice(controlPath.length)
+      const samePath = routes.filter((route) => route.path === path)
+      const route = samePath.find((candidate) => candidate.method === request.method)
+      if (route === undefined) {
+        if (samePath.length === 0) throw new ApiError('route_not_found', `No control endpoint ${request.method} ${request.path}`)
+        const allow = samePath.map((candidate) => candidate.method).join(', ')
+        throw new ApiError('method_not_allowed', `${request.method} is not supported here; use ${allow}`, { Allow: allow })
+      }
+      return route.resolve(request)
+    },
+  }
 }
 
-function requireAdmin(request: Request, adminToken: string): void {
+function requireAdmin(request: PlainRequest, adminToken: string): void {
   let token = ''
   try {
-    token = readBearerToken(request.headers.get('authorization'))
+    token = readBearerToken(request.header('authorization') ?? null)
   } catch {
     // No usable bearer token: refused below like a wrong one.
   }
@@ -99,8 +118,8 @@ function requireAdmin(request: Request, adminToken: string): void {
   }
 }
 
-async function readControlBody(request: Request): Promise<Record<string, unknown>> {
-  const text = await request.text()
+async function readControlBody(request: PlainRequest): Promise<Record<string, unknown>> {
+  const text = bodyText(await request.readBody())
   if (text.trim() === '') return {}
   try {
     const data: unknown = JSON.parse(text)
@@ -110,3 +129,4 @@ async function readControlBody(request: Request): Promise<Record<string, unknown
   }
   throw new ApiError('invalid_body', 'The control request body must be a JSON object')
 }
+

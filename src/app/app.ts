@@ -1,0 +1,89 @@
+import { ApiError } from '../core/api-error.ts'
+import { errorResponse, isPromiseLike, type PlainRequest, type PlainResponse, type TransportFacts } from '../core/plain-http.ts'
+import { createSimulatorCore, type SimulatorCore, type SimulatorOptions } from '../core/simulator-core.ts'
+import { createControlPlane, controlPath } from './control-plane.ts'
+import { applyCors, preflightResponse } from './cors.ts'
+import { toFetchResponse, toPlainRequest } from './fetch-lane.ts'
+import { createOpenApiRoute, type OpenApiDocumentSource } from './openapi-route.ts'
+
+export interface AppOptions extends SimulatorOptions {
+  /** Serve this simulator instead of creating one from the options. */
+  simulator?: SimulatorCore
+  /** The `/__sim` control endpoints: on (default), off, or on behind an admin token. */
+  control?: boolean | { adminToken: string }
+  /** Serves `GET /openapi.json` and `/openapi.yaml` from this source (the Node server passes `fixtures/openapi.yaml`). */
+  openApiDocument?: () => OpenApiDocumentSource | Promise<OpenApiDocumentSource>
+}
+
+/**
+ * The standalone simulator as a function of plain requests: CORS, the
+ * control endpoints, the OpenAPI document and the API pipeline, with a 404
+ * Error for anything else. It needs neither msw nor Node: the Node server
+ * calls {@link App.respond} directly, and {@link App.fetch} is the same app
+ * as a web-standard `fetch` function (like a hono app).
+ *
+ * @example
+ * const app = createApp({ seed: 1 })
+ * const response = await app.fetch(new Request('http://localhost/v1/pets', { headers: { Authorization: 'Bearer demo-pro-key' } }))
+ */
+export interface App {
+  readonly simulator: SimulatorCore
+  /**
+   * Answers any request. Errors of every step become Error responses here,
+   * inside the chain, so CORS still decorates them (hono's `onError` model).
+   */
+  respond(request: PlainRequest): PlainResponse | Promise<PlainResponse>
+  /** The same, for a Fetch `Request`; `transport` carries what the caller knows of the client. */
+  fetch(request: Request, transport?: TransportFacts): Promise<Response>
+  /** Whether a path is the app's own (API, control, OpenAPI), for middleware that passes the rest on. */
+  owns(path: string): boolean
+  /** The methods a CORS preflight allows: every method of a route, and OPTIONS. */
+  readonly allowedMethods: string
+}
+
+export function createApp(options: AppOptions = {}): App {
+  const simulator = options.simulator ?? createSimulatorCore(options)
+  const { basePath, pipeline } = simulator
+  const control = options.control === false ? undefined : createControlPlane(simulator, options.control === true || options.control === undefined ? {} : options.control)
+  const openApi = options.openApiDocument === undefined ? undefined : createOpenApiRoute(options.openApiDocument)
+  const allowedMethods = [...new Set([...pipeline.table.methods, ...(control?.methods ?? []), 'OPTIONS'])].join(', ')
+  const underApi = (path: string) => basePath === '' || path === basePath || path.startsWith(`${basePath}/`)
+  const underControl = (path: string) => control !== undefined && (path === controlPath || path.startsWith(`${controlPath}/`))
+
+  function route(request: PlainRequest): PlainResponse | Promise<PlainResponse> {
+    const { path } = request
+    if (!path.startsWith('/')) throw new ApiError('bad_request', `The request target must be a path (got ${JSON.stringify(path.slice(0, 100))})`)
+    if (request.method === 'OPTIONS') return preflightResponse(request, allowedMethods)
+    // A base path at the root would swallow /__sim and /openapi.*, so those are checked first.
+    if (underControl(path)) return control!.respond(request)
+    if (openApi?.owns(path)) return openApi.respond(request.method, path)
+    if (underApi(path)) return pipeline.respond(request)
+    throw new ApiError('route_not_found', `No route ${request.method} ${path}: the API is under ${basePath || '/'}`)
+  }
+
+  function respond(request: PlainRequest): PlainResponse | Promise<PlainResponse> {
+    let response: PlainResponse | Promise<PlainResponse>
+    try {
+      response = route(request)
+    } catch (error) {
+      response = errorResponse(error)
+    }
+    if (isPromiseLike(response)) {
+      return response.then(
+        (answered) => applyCors(request, answered),
+        (error: unknown) => applyCors(request, errorResponse(error)),
+      )
+    }
+    return applyCors(request, response)
+  }
+
+  return {
+    simulator,
+    respond,
+    allowedMethods,
+    owns: (path) => underControl(path) || openApi?.owns(path) === true || underApi(path),
+    async fetch(request, transport = {}) {
+      return toFetchResponse(await respond(toPlainRequest(request, simulator.bodyLimit, transport)))
+    },
+  }
+}

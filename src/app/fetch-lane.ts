@@ -1,0 +1,51 @@
+import { payloadTooLarge, type PlainRequest, type PlainResponse, type TransportFacts } from '../core/plain-http.ts'
+
+/**
+ * A Fetch `Request` seen as a {@link PlainRequest}: the lane of `app.fetch`
+ * and of the MSW handlers. The URL is parsed once; headers are read from
+ * the request's own `Headers`; the body is read on demand, up to the limit.
+ */
+class FetchRequestView implements PlainRequest {
+  readonly method: string
+  readonly path: string
+  readonly query: string
+  readonly transport: TransportFacts
+  readonly #request: Request
+  readonly #bodyLimit: number
+  #body: Promise<Uint8Array> | undefined
+
+  constructor(request: Request, bodyLimit: number, transport: TransportFacts) {
+    const url = new URL(request.url)
+    this.method = request.method
+    this.path = url.pathname
+    this.query = url.search.slice(1)
+    this.transport = transport
+    this.#request = request
+    this.#bodyLimit = bodyLimit
+  }
+
+  header(name: string): string | undefined {
+    return this.#request.headers.get(name) ?? undefined
+  }
+
+  readBody(): Promise<Uint8Array> {
+    this.#body ??= readLimited(this.#request, this.#bodyLimit)
+    return this.#body
+  }
+}
+
+async function readLimited(request: Request, limit: number): Promise<Uint8Array> {
+  if (Number(request.headers.get('content-length')) > limit) throw payloadTooLarge(limit)
+  const bytes = new Uint8Array(await request.arrayBuffer())
+  if (bytes.byteLength > limit) throw payloadTooLarge(limit)
+  return bytes
+}
+
+export function toPlainRequest(request: Request, bodyLimit: number, transport: TransportFacts = {}): PlainRequest {
+  return new FetchRequestView(request, bodyLimit, transport)
+}
+
+/** A plain response as a Fetch `Response`. */
+export function toFetchResponse(response: PlainResponse): Response {
+  return new Response(response.body ?? null, { status: response.status, headers: response.headers })
+}

@@ -1,0 +1,27 @@
+import { defaultPetCount, defaultSeed } from './seed-pets.ts'
+
+/**
+ * Every default of the simulator, in one place: the library's options and
+ * the CLI's flags both read them from here (a test keeps the CLI's equal).
+ */
+export const defaults = Object.freeze({
+  seed: defaultSeed,
+  pets: defaultPetCount,
+  /** The API prefix: any origin, under `/v1` (the spec's version segment). */
+  basePath: '/v1',
+  defaultStatus: 'available' as const,
+  journalSize: 1000,
+  ban: Object.freeze({ after: 10, durationMs: 10 * 60_000 }),
+  /** The largest request body: 1 MiB. */
+  bodyLimit: 1024 * 1024,
+  port: 4010,
+  /** Loopback only: exposing a simulator to the network is the user's explicit choice. */
+  host: '127.0.0.1',
+  /** The CLI logs one line per request; the library is silent unless asked. */
+  cliLog: 'pretty' as const,
+  libraryLog: 'silent' as const,
+  /** The Node server answers without msw unless asked (see `Engine`). */
+  engine: 'direct' as const,
+  /** How long the CLI waits for requests in flight after SIGTERM/SIGINT. */
+  shutdownGraceMs: 4500,
+})

@@ -1,0 +1,153 @@
+import demoKeys from '../../fixtures/demo-keys.json' with { type: 'json' }
+import { createKeyRing, type ApiKey, type KeySpec } from './api-keys.ts'
+import { createApiPipeline, type ApiPipeline } from './api-pipeline.ts'
+import { createSimulatorClock, type Clock, type SimulatorClock } from './clock.ts'
+import { defaults } from './defaults.ts'
+import { getPetDeprecation, type DeprecationPolicy } from './deprecation.ts'
+import { parseFixturePets } from './fixture-pets.ts'
+import { createPetStore, type PetStore } from './pet-store.ts'
+import { createRateLimiter, type BanPolicy, type RateLimiter } from './rate-limiter.ts'
+import { createRequestJournal, type RequestJournal } from './request-journal.ts'
+import type { PetStatus } from './schemas.ts'
+import { generatePets } from './seed-pets.ts'
+import type { Latency, SimulatorState } from './simulator-state.ts'
+
+/** The demo keys used when no keys are given, one per plan (`fixtures/demo-keys.json`). */
+export const demoKeySpec: KeySpec = demoKeys
+
+export interface SimulatorOptions {
+  /** Seed of the generated catalogue. Default 20301205: every run is the same. */
+  seed?: number
+  /** How many pets to generate. Default 50. Ignored with `fixtures`. */
+  pets?: number
+  /** Pets given as data instead of generated (validated; see `fixtures/pets.example.json`). */
+  fixtures?: unknown
+  /** API keys: token -> plan (`free`, `pro`, `business`, `enterprise:<perMinute>/<perDay>`). Default: the demo keys. */
+  keys?: KeySpec
+  /**
+   * Where the API lives: a path prefix (any origin; default `/v1`) or a full
+   * base URL such as your production or staging address, `https://api.example.com/v1`.
+   */
+  baseUrl?: string
+  /** The time source. Default: real time. The simulator's own clock can still be moved (`simulator.clock`). */
+  clock?: Clock
+  /** The temporary ban after continued 429s: `{ after, durationMs }`, or `false` for none. Default 10 and 10 minutes. */
+  ban?: Partial<BanPolicy> | false
+  /** Status of a pet created without one. Default `available`. */
+  defaultStatus?: PetStatus
+  /** Delay every API response by this many ms, or by a random amount in a range. Default none. */
+  latency?: Latency
+  /** How many requests the journal keeps. Default 1000. */
+  journalSize?: number
+  /** When getPet counts as deprecated and when it is removed. Default: deprecated 2025-12-05, removed 2030-12-05. */
+  deprecation?: Partial<DeprecationPolicy>
+  /** Largest request body in bytes, on every lane; larger ones get 413. Default 1 MiB. */
+  bodyLimit?: number
+}
+
+/**
+ * One simulated Animal Store without any transport: its store, keys, clock,
+ * limiter, journal and the API pipeline over them. The MSW handlers
+ * (`createSimulator`), `createApp` and the Node server are lanes onto it.
+ */
+export interface SimulatorCore {
+  readonly store: PetStore
+  /** The simulator's clock: `advance(ms)` and `set(instant)` move rate-limit windows, bans and the sunset. */
+  readonly clock: SimulatorClock
+  /** The API keys in force, with their plans. */
+  readonly keys: readonly ApiKey[]
+  readonly limiter: RateLimiter
+  /** The requests the API answered, most recent last. */
+  readonly journal: RequestJournal
+  /** The API's path prefix, e.g. `/v1`. */
+  readonly basePath: string
+  /** The origin and prefix of a full base URL (`https://api.example.com/v1`); `undefined` for a path prefix (any origin). */
+  readonly baseOrigin: string | undefined
+  /** The API pipeline every lane answers API requests through. */
+  readonly pipeline: ApiPipeline
+  /** Largest request body in bytes that any lane reads. */
+  readonly bodyLimit: number
+  /** Back to the state right after creation: initial pets, no counts or bans, empty journal, clock offset undone. */
+  reset(): void
+}
+
+export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCore {
+  const { basePath, origin } = resolveBaseUrl(options.baseUrl ?? defaults.basePath)
+  const clock = createSimulatorClock(options.clock)
+  const defaultStatus = options.defaultStatus ?? defaults.defaultStatus
+  const initialPets =
+    options.fixtures === undefined
+      ? generatePets({ seed: options.seed ?? defaults.seed, count: options.pets ?? defaults.pets })
+      : parseFixturePets(options.fixtures, defaultStatus)
+  const store = createPetStore({ initialPets, defaultStatus })
+  const keyRing = createKeyRing(options.keys ?? demoKeySpec)
+  const ban = options.ban === false ? false : { ...defaults.ban, ...options.ban }
+  if (ban !== false && !(ban.after >= 0 && ban.durationMs > 0)) {
+    throw new RangeError('ban.after must be 0 or more and ban.durationMs more than 0')
+  }
+  const limiter = createRateLimiter({ clock, ban })
+  const journal = createRequestJournal({ capacity: options.journalSize ?? defaults.journalSize })
+  validateLatency(options.latency)
+  const bodyLimit = options.bodyLimit ?? defaults.bodyLimit
+  if (!(Number.isSafeInteger(bodyLimit) && bodyLimit >= 0)) throw new RangeError(`bodyLimit must be a whole number of bytes (got ${bodyLimit})`)
+  const state: SimulatorState = {
+    store,
+    keyRing,
+    limiter,
+    clock,
+    journal,
+    deprecation: { ...getPetDeprecation, ...options.deprecation },
+    basePath,
+    latency: options.latency,
+  }
+
+  return {
+    store,
+    clock,
+    keys: keyRing.keys,
+    limiter,
+    journal,
+    basePath,
+    baseOrigin: origin,
+    pipeline: createApiPipeline(state),
+    bodyLimit,
+    reset() {
+      store.reset()
+      limiter.reset()
+      journal.clear()
+      clock.resetOffset()
+    },
+  }
+}
+
+/**
+ * Splits a base URL option into its path prefix and, for a full URL, its
+ * origin.
+ *
+ * @example
+ * resolveBaseUrl('/v1/') // { basePath: '/v1', origin: undefined }
+ * resolveBaseUrl('https://api.example.com/v1') // { basePath: '/v1', origin: 'https://api.example.com' }
+ */
+export function resolveBaseUrl(baseUrl: string): { basePath: string; origin: string | undefined } {
+  const trimmed = baseUrl.replace(/\/+$/, '')
+  if (trimmed.startsWith('/') || trimmed === '') {
+    if (/[*?#:]/.test(trimmed)) throw new RangeError(`The base path must be a plain path like /v1 (got ${baseUrl})`)
+    return { basePath: trimmed, origin: undefined }
+  }
+  let url: URL
+  try {
+    url = new URL(trimmed)
+  } catch {
+    throw new RangeError(`The base URL must be a path like /v1 or an absolute URL (got ${baseUrl})`)
+  }
+  return { basePath: url.pathname.replace(/\/+$/, ''), origin: url.origin }
+}
+
+function validateLatency(latency: Latency | undefined): void {
+  if (latency === undefined) return
+  const valid =
+    typeof latency === 'number'
+      ? latency >= 0 && Number.isFinite(latency)
+      : latency.min >= 0 && latency.max >= latency.min && Number.isFinite(latency.max)
+  if (!valid) throw new RangeError('latency must be a number of ms of 0 or more, or { min, max } with 0 <= min <= max')
+}

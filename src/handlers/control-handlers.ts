@@ -1,0 +1,29 @@
+import { http, type HttpHandler } from 'msw'
+import { errorResponse } from '../core/plain-http.ts'
+import type { SimulatorCore } from '../core/simulator-core.ts'
+import { controlPath, createControlPlane, type ControlOptions } from '../app/control-plane.ts'
+import { toFetchResponse, toPlainRequest } from '../app/fetch-lane.ts'
+
+/**
+ * The control endpoints (`/__sim/*`) as MSW handlers, one per endpoint and a
+ * last one for unknown control paths, each a thin adapter over the control
+ * plane the standalone server uses.
+ *
+ * @example
+ * setupServer(...createControlHandlers(simulator), ...simulator.handlers)
+ */
+export function createControlHandlers(simulator: SimulatorCore, options: ControlOptions = {}): HttpHandler[] {
+  const control = createControlPlane(simulator, options)
+  const answer = async ({ request }: { request: Request }): Promise<Response> => {
+    const plain = toPlainRequest(request, simulator.bodyLimit)
+    try {
+      return toFetchResponse(await control.respond(plain))
+    } catch (error) {
+      return toFetchResponse(errorResponse(error))
+    }
+  }
+  return [
+    ...control.routes.map((route) => http[route.method === 'GET' ? 'get' : 'post'](`*${controlPath}${route.path}`, answer)),
+    http.all(`*${controlPath}/*`, answer),
+  ]
+}
