@@ -1,10 +1,10 @@
 import { createServer as createHttpServer, request as httpRequest } from 'node:http'
-import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AppOptions } from '../src/app/app.ts'
 import { exposedHeaders } from '../src/app/cors.ts'
 import { createApp, createMiddleware, startServer, type RunningServer, type StartServerOptions } from '../src/node/server.ts'
 import { checkedFetch } from './support/checked-fetch.ts'
+import { rawExchange } from './support/raw-http.ts'
 
 const servers: RunningServer[] = []
 afterEach(async () => {
@@ -18,22 +18,6 @@ async function start(appOptions: AppOptions = {}, serverOptions: StartServerOpti
 }
 
 const auth = { authorization: 'Bearer demo-pro-key' }
-
-/** Sends raw bytes and returns what came back before the server closed or `ms` passed. */
-function rawExchange(port: number, payload: string | Buffer, ms = 1000): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1')
-    let received = ''
-    const done = () => {
-      socket.destroy()
-      resolve(received)
-    }
-    socket.setEncoding('utf8').on('data', (chunk: string) => (received += chunk))
-    socket.on('end', done).on('error', done)
-    socket.write(payload)
-    setTimeout(done, ms)
-  })
-}
 
 /** A POST whose body is streamed in chunks without Content-Length. */
 function postChunked(url: string, chunks: string[]): Promise<{ status: number; body: string }> {

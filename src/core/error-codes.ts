@@ -14,7 +14,7 @@ export const errorCatalogue = {
   route_not_found: { status: 404, when: 'A path under the API prefix (or the server) that the API does not have.' },
   method_not_allowed: { status: 405, when: 'A known path with a method it does not support; `Allow` lists the supported ones.' },
   endpoint_removed: { status: 410, when: 'getPet after its removal date (5 December 2030) on the simulator clock.' },
-  payload_too_large: { status: 413, when: 'A request body over the body limit (standalone server; default 1 MiB).' },
+  payload_too_large: { status: 413, when: 'A request body over the body limit (default 1 MiB).' },
   unsupported_media_type: { status: 415, when: 'createPet with a `Content-Type` that is not JSON.' },
   rate_limit_exceeded: { status: 429, when: 'The per-minute or per-day limit of the caller is used up; see `Retry-After`.' },
   api_key_banned: { status: 429, when: 'The caller kept sending requests after 429s and is temporarily banned; see `Retry-After`.' },

@@ -6,6 +6,7 @@ import { generatePets } from '../../src/core/seed-pets.ts'
 const pets = generatePets()
 const listBody = JSON.stringify(pets.slice(0, 20))
 const createdBody = JSON.stringify({ id: 51, name: 'Bench', categoryId: 1, status: 'available' })
+const petBody = JSON.stringify(pets[0])
 
 const server = createServer((request, response) => {
   if (request.method === 'POST') {
@@ -15,7 +16,8 @@ const server = createServer((request, response) => {
     })
     return
   }
-  response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(listBody) }).end(listBody)
+  const body = request.url!.startsWith('/v1/pets/') ? petBody : listBody
+  response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body)
 })
 server.listen(0, '127.0.0.1', () => {
   const address = server.address() as { port: number }

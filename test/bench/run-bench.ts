@@ -1,7 +1,8 @@
 // `npm run bench`: the simulator against a bare node:http server on loopback.
 // The server runs on core 0 and the load generator (autocannon, in this
 // process) on core 1, so the ratio means something on a 2-core machine.
-// Every load run is bounded in time; nothing here is asserted.
+// Every load run is bounded in time; nothing here is asserted: the figures
+// are printed, with the issue's targets next to them.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { cpus } from 'node:os'
@@ -11,6 +12,7 @@ import autocannon from 'autocannon'
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32)
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 5)
+const startupRuns = Number(process.env.BENCH_STARTUP_RUNS ?? 7)
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const benchKey = 'bench-key'
 const pinned = cpus().length >= 2
@@ -22,11 +24,15 @@ interface Started {
   startupMs: number
 }
 
-/** `cores`: the CPU list for taskset (`0` for the load runs; all cores for startup, as a user starts it). */
-async function startServerProcess(args: string[], cores = '0'): Promise<Started> {
-  const command = pinned ? ['taskset', '-c', cores, process.execPath, ...args] : [process.execPath, ...args]
+/**
+ * Spawns a server (a command and its arguments; the simulator is run as its
+ * binary, as users run it, so its shebang's V8 flags apply) and waits for
+ * the first answered API request. `cores`: the CPU list for taskset.
+ */
+async function startServerProcess(command: readonly string[], cores = '0'): Promise<Started> {
+  const argv = pinned ? ['taskset', '-c', cores, ...command] : [...command]
   const started = performance.now()
-  const child = spawn(command[0]!, command.slice(1), { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(argv[0]!, argv.slice(1), { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] })
   let out = ''
   // Event-driven: the URL is read the moment the line arrives, not on a polling tick.
   const apiUrl = await new Promise<string>((resolve, reject) => {
@@ -68,11 +74,19 @@ interface LoadResult {
   errors: number
 }
 
-async function load(server: Started, method: 'GET' | 'POST', duration: number): Promise<LoadResult> {
+const workloads = {
+  list: { label: 'GET /v1/pets?limit=20', method: 'GET', path: '/pets?limit=20' },
+  create: { label: 'POST /v1/pets', method: 'POST', path: '/pets' },
+  get: { label: 'GET /v1/pets/1 (getPet)', method: 'GET', path: '/pets/1' },
+} as const
+type Workload = keyof typeof workloads
+
+async function load(server: Started, workload: Workload, duration: number): Promise<LoadResult> {
+  const { method, path } = workloads[workload]
   const pid = server.child.pid!
   const before = cpuTicks(pid)
   const result = await autocannon({
-    url: method === 'GET' ? `${server.apiUrl}/pets?limit=20` : `${server.apiUrl}/pets`,
+    url: `${server.apiUrl}${path}`,
     method,
     connections,
     duration,
@@ -97,51 +111,77 @@ async function stopProcess(child: ChildProcess): Promise<void> {
   await exited
 }
 
-async function measure(name: string, args: string[]) {
-  const server = await startServerProcess(args)
-  // Warm-ups long enough for V8 to finish tiering up the hot paths.
-  await load(server, 'GET', warmupSeconds)
-  const get = await load(server, 'GET', seconds)
-  await load(server, 'POST', warmupSeconds)
-  const post = await load(server, 'POST', seconds)
-  const memory = peakRssMiB(server.child.pid!)
-  await stopProcess(server.child)
-  return { name, startupMs: server.startupMs, get, post, memory }
+interface Measured {
+  name: string
+  startupMs: number
+  results: Record<Workload, LoadResult>
+  memory: number
 }
 
-async function medianStartup(args: string[], runs: number): Promise<number> {
+async function measure(name: string, command: readonly string[], startupMs: number): Promise<Measured> {
+  const server = await startServerProcess(command)
+  const results = {} as Record<Workload, LoadResult>
+  for (const workload of Object.keys(workloads) as Workload[]) {
+    // Warm-ups long enough for V8 to finish tiering up the hot paths.
+    await load(server, workload, warmupSeconds)
+    results[workload] = await load(server, workload, seconds)
+  }
+  const memory = peakRssMiB(server.child.pid!)
+  await stopProcess(server.child)
+  return { name, startupMs, results, memory }
+}
+
+async function medianStartup(command: readonly string[], runs: number): Promise<number> {
   const times: number[] = []
   for (let run = 0; run < runs; run++) {
     // All cores: this process is pinned to core 1, and a child would inherit that.
-    const server = await startServerProcess(args, `0-${cpus().length - 1}`)
+    const server = await startServerProcess(command, `0-${cpus().length - 1}`)
     times.push(server.startupMs)
     await stopProcess(server.child)
   }
   return times.sort((a, b) => a - b)[Math.floor(runs / 2)]!
 }
 
-const simulatorArgs = ['bin/petstore-sim.js', '--port', '0', '--log', 'silent', '--ban-after', 'off', '--key', `${benchKey}=enterprise:1000000000/1000000000`]
-const bareArgs = ['test/bench/bare-server.ts']
+const simulatorFlags = ['--port', '0', '--log', 'silent', '--ban-after', 'off', '--key', `${benchKey}=enterprise:1000000000/1000000000`]
+const servers = [
+  { name: 'bare node:http', command: [process.execPath, 'test/bench/bare-server.ts'] },
+  { name: 'petstore-sim', command: ['bin/petstore-sim.js', ...simulatorFlags] },
+  { name: '--engine msw', command: ['bin/petstore-sim.js', ...simulatorFlags, '--engine', 'msw'] },
+]
 
-console.log(`petstore-sim benchmark: ${warmupSeconds}s warm-up and ${seconds}s per run, ${connections} connections, Node ${process.version}, ${pinned ? 'server on core 0, load on core 1' : 'unpinned (fewer than 2 cores)'}`)
+console.log(
+  `petstore-sim benchmark: ${warmupSeconds}s warm-up and ${seconds}s per run, ${connections} connections, Node ${process.version}, ${pinned ? 'server on core 0, load on core 1' : 'unpinned (fewer than 2 cores)'}`,
+)
 // Startup first, on a quiet machine, then the load runs.
-const startup = await medianStartup(simulatorArgs, 7)
-const bareStartup = await medianStartup(bareArgs, 7)
-const bare = await measure('bare node:http', bareArgs)
-const simulator = await measure('petstore-sim', simulatorArgs)
+const startups = []
+for (const server of servers) startups.push(await medianStartup(server.command, startupRuns))
+const measured: Measured[] = []
+for (const [index, server] of servers.entries()) measured.push(await measure(server.name, server.command, startups[index]!))
 
-const row = (label: string, value: (result: typeof bare) => string) => `${label.padEnd(30)}${value(bare).padStart(14)}${value(simulator).padStart(16)}`
+const [bare, simulator, msw] = measured as [Measured, Measured, Measured]
+const width = 16
+const row = (label: string, value: (result: Measured) => string) => `${label.padEnd(32)}${measured.map((result) => value(result).padStart(width)).join('')}`
 const fixed = (digits: number) => (value: number) => value.toFixed(digits)
-console.log(`\n${''.padEnd(30)}${'bare'.padStart(14)}${'petstore-sim'.padStart(16)}`)
-for (const method of ['get', 'post'] as const) {
-  const label = method === 'get' ? 'GET /v1/pets?limit=20' : 'POST /v1/pets'
-  console.log(row(`${label} req/s`, (result) => fixed(0)(result[method].rps)))
-  console.log(row('  latency p50 (ms)', (result) => fixed(1)(result[method].p50)))
-  console.log(row('  latency p99 (ms)', (result) => fixed(1)(result[method].p99)))
-  console.log(row('  CPU per request (µs)', (result) => fixed(1)(result[method].cpuUsPerRequest)))
-  console.log(row('  requests / errors', (result) => `${result[method].total} / ${result[method].errors}`))
+const ratio = (result: Measured, workload: Workload) => `${(result.results[workload].rps / bare.results[workload].rps).toFixed(2)}x`
+console.log(`\n${''.padEnd(32)}${measured.map((result) => result.name.padStart(width)).join('')}`)
+for (const workload of Object.keys(workloads) as Workload[]) {
+  console.log(row(`${workloads[workload].label}`, (result) => `${fixed(0)(result.results[workload].rps)}/s`))
+  console.log(row('  ratio to bare', (result) => ratio(result, workload)))
+  console.log(row('  latency p50 / p99 (ms)', (result) => `${fixed(1)(result.results[workload].p50)} / ${fixed(1)(result.results[workload].p99)}`))
+  console.log(row('  CPU per request (µs)', (result) => fixed(1)(result.results[workload].cpuUsPerRequest)))
+  console.log(row('  requests / errors', (result) => `${result.results[workload].total} / ${result.results[workload].errors}`))
 }
 console.log(row('peak RSS (MiB)', (result) => fixed(1)(result.memory)))
-console.log(`${'startup to first answer (ms)'.padEnd(30)}${fixed(0)(bareStartup).padStart(14)}${fixed(0)(startup).padStart(16)}   (median of 7, all cores)`)
-console.log(`\nratios (petstore-sim / bare): GET ${(simulator.get.rps / bare.get.rps).toFixed(2)}x, POST ${(simulator.post.rps / bare.post.rps).toFixed(2)}x`)
-console.log(`targets: GET >= 0.25x with p99 < 5 ms, POST >= 0.20x, startup < 200 ms`)
+console.log(row(`startup to first answer (ms)`, (result) => fixed(0)(result.startupMs)))
+console.log(`(startup: median of ${startupRuns}, all cores; the simulator launched as its binary)`)
+
+const check = (met: boolean) => (met ? 'met' : 'NOT met')
+const p99 = (result: Measured) => result.results.list.p99
+console.log('\ntargets (petstore-sim, direct lane):')
+console.log(`  GET list >= 0.50x bare: ${ratio(simulator, 'list')} ${check(simulator.results.list.rps >= 0.5 * bare.results.list.rps)}`)
+console.log(`  GET list p99 <= 5 ms and <= 1.5x bare's: ${fixed(1)(p99(simulator))} ms vs ${fixed(1)(p99(bare))} ms ${check(p99(simulator) <= 5 && p99(simulator) <= 1.5 * p99(bare))}`)
+console.log(`  POST >= 0.60x bare: ${ratio(simulator, 'create')} ${check(simulator.results.create.rps >= 0.6 * bare.results.create.rps)}`)
+console.log(`  getPet >= 0.50x bare: ${ratio(simulator, 'get')} ${check(simulator.results.get.rps >= 0.5 * bare.results.get.rps)}`)
+console.log(`  startup <= 130 ms: ${fixed(0)(simulator.startupMs)} ms ${check(simulator.startupMs <= 130)}`)
+console.log(`  peak RSS <= 1.1x bare: ${(simulator.memory / bare.memory).toFixed(2)}x ${check(simulator.memory <= 1.1 * bare.memory)}`)
+console.log(`  --engine msw, for comparison: GET ${ratio(msw, 'list')}, POST ${ratio(msw, 'create')}, getPet ${ratio(msw, 'get')}`)

@@ -2,6 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { ZodType } from 'zod'
+import { apiRoutes } from '../../src/core/api-routes.ts'
 import { ErrorBodySchema, NewPetSchema, PetSchema, PetStatusSchema } from '../../src/core/schemas.ts'
 import { openApiDocument } from '../support/contract.ts'
 
@@ -79,6 +80,13 @@ describe('fixtures/openapi.yaml', () => {
     expect((openApiDocument as { openapi?: string }).openapi).toBe('3.1.0')
     expect(operations.map((operation) => operation.operationId).sort()).toEqual(['createPet', 'getPet', 'listOrders', 'listPets'])
     expect(operations.find((operation) => operation.operationId === 'getPet')?.deprecated).toBe(true)
+  })
+
+  it('has exactly the operations of the route table, at the same method and path', () => {
+    const documented = Object.entries(openApiDocument.paths).flatMap(([path, item]) =>
+      Object.entries(item as unknown as Record<string, { operationId: string }>).map(([method, operation]) => `${method.toUpperCase()} ${path} ${operation.operationId}`),
+    )
+    expect(documented.sort()).toEqual(apiRoutes.map((route) => `${route.method} ${route.path} ${route.operation}`).sort())
   })
 
   it.each([

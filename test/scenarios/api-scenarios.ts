@@ -12,8 +12,8 @@ const unix = (ms: number) => ms / 1000
 
 /**
  * The HTTP scenarios of the Animal Store API. Every test states what a
- * client sees (status, headers, body); the same tests run in-process and
- * against the real CLI.
+ * client sees (status, headers, body); the same tests run against every
+ * target of the matrix (`test/support/matrix.ts`).
  */
 export function defineApiScenarios(target: () => ApiTarget): void {
   const call = createClient(target, testKeys.pro)
@@ -307,11 +307,12 @@ export function defineApiScenarios(target: () => ApiTarget): void {
     })
 
     it('reads a body sent without Content-Type as JSON', async () => {
-      const response = await checkedFetch(`${target().apiUrl}/pets`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${testKeys.pro}` },
-        body: new TextEncoder().encode('{"name":"Raw","categoryId":5}'),
-      })
+      const response = await checkedFetch(
+        `${target().apiUrl}/pets`,
+        { method: 'POST', headers: { authorization: `Bearer ${testKeys.pro}` }, body: new TextEncoder().encode('{"name":"Raw","categoryId":5}') },
+        new URL(target().apiUrl).pathname,
+        target().fetch,
+      )
       expect(response.status).toBe(201)
       expect((await response.json()).name).toBe('Raw')
     })

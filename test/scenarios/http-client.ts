@@ -31,7 +31,7 @@ export function createClient(target: () => ApiTarget, defaultKey: string) {
     }
     // Every response is checked against fixtures/openapi.yaml on the way.
     const apiUrl = target().apiUrl
-    const response = await checkedFetch(`${apiUrl}${path}`, { method, headers, body }, new URL(apiUrl).pathname)
+    const response = await checkedFetch(`${apiUrl}${path}`, { method, headers, body }, new URL(apiUrl).pathname, target().fetch)
     const text = await response.text()
     let parsed: unknown = text
     try {

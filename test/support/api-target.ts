@@ -1,11 +1,14 @@
 /**
- * Something the HTTP scenarios can run against: the handlers in-process
- * behind msw's `setupServer`, or the real CLI on a real port. Both are set up
- * with the keys below and a clock starting at {@link scenarioStart}.
+ * Something the HTTP scenarios can run against (see `matrix.ts`): the MSW
+ * handlers in-process behind `setupServer`, the app's `fetch`, or the real
+ * CLI on a real port, on its direct lane or with `--engine msw`. All are set
+ * up with the keys below and a clock starting at {@link scenarioStart}.
  */
 export interface ApiTarget {
   /** Base URL of the API, ending with the prefix, e.g. `http://127.0.0.1:4010/v1`. */
   readonly apiUrl: string
+  /** How the target is reached: the global `fetch` (intercepted in-process, or over the network), or the app's own `fetch`. */
+  readonly fetch: (input: string, init?: RequestInit) => Promise<Response>
   /** Back to a fresh simulator, with the clock at {@link scenarioStart}. */
   reset(): Promise<void>
   /** Moves the simulator's clock forward. */

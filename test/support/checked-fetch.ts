@@ -6,8 +6,13 @@ import { assertConformsToContract } from './contract.ts'
  * throws, failing the test that caused it. The returned response can still
  * be read.
  */
-export async function checkedFetch(input: string | URL, init: RequestInit = {}, basePath = '/v1'): Promise<Response> {
-  const response = await fetch(input, init)
+export async function checkedFetch(
+  input: string | URL,
+  init: RequestInit = {},
+  basePath = '/v1',
+  send: (input: string, init?: RequestInit) => Promise<Response> = fetch,
+): Promise<Response> {
+  const response = await send(String(input), init)
   const url = new URL(input)
   const method = (init.method ?? 'GET').toUpperCase()
   const underApi = url.pathname === basePath || url.pathname.startsWith(`${basePath}/`)

@@ -1,10 +1,10 @@
 import { scenarioPetCount, scenarioSeed, scenarioStart, testKeySpec, type ApiTarget } from './api-target.ts'
 import { startCli } from './cli-process.ts'
 
-/** The real `petstore-sim` process on a free port, driven through its control endpoints. */
-export async function startCliTarget(): Promise<ApiTarget & { close(): Promise<unknown> }> {
+/** The real `petstore-sim` process on a free port, driven through its control endpoints; `args` are more flags (`--engine msw`). */
+export async function startCliTarget(args: readonly string[] = []): Promise<ApiTarget & { close(): Promise<unknown> }> {
   const keyArgs = Object.entries(testKeySpec).flatMap(([token, plan]) => ['--key', `${token}=${plan}`])
-  const cli = await startCli(['--port', '0', '--log', 'silent', '--seed', String(scenarioSeed), '--pets', String(scenarioPetCount), ...keyArgs])
+  const cli = await startCli(['--port', '0', '--log', 'silent', '--seed', String(scenarioSeed), '--pets', String(scenarioPetCount), ...keyArgs, ...args])
   const control = async (path: string, body?: unknown) => {
     const response = await fetch(`${cli.origin}/__sim${path}`, {
       method: 'POST',
@@ -15,6 +15,7 @@ export async function startCliTarget(): Promise<ApiTarget & { close(): Promise<u
   }
   return {
     apiUrl: cli.apiUrl,
+    fetch: (input, init) => fetch(input, init),
     async reset() {
       await control('/reset')
       // Frozen, like the in-process manual clock: time moves only when a scenario moves it.

@@ -18,6 +18,7 @@ export function startInProcessTarget(options: SimulatorOptions = {}): ApiTarget 
   return {
     simulator,
     apiUrl: `${inProcessOrigin}${simulator.basePath}`,
+    fetch: (input, init) => fetch(input, init),
     async reset() {
       simulator.reset()
       manualClock.set(scenarioStart)

@@ -1,0 +1,5 @@
+import { defineApiScenarios } from './scenarios/api-scenarios.ts'
+import { describeMatrix } from './support/matrix.ts'
+
+// The whole API, tested once and run against every lane (see support/matrix.ts).
+describeMatrix('Animal Store API', defineApiScenarios)

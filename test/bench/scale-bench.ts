@@ -1,0 +1,100 @@
+// The store's scale, for `npm run bench`: a page of a rare status must cost
+// the same with 500 and with 1,000,000 pets, and a large catalogue must start,
+// sit idle and reset in proportion. In-process measurements through the app
+// (the whole pipeline, no network), plus the CLI's start with --pets 1000000.
+// Bounded: a fixed number of calls per measurement.
+import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { createApp } from '../../src/app/app.ts'
+import type { PlainRequest } from '../../src/core/plain-http.ts'
+import type { Pet } from '../../src/core/schemas.ts'
+
+const root = fileURLToPath(new URL('../../', import.meta.url))
+const key = 'scale-key'
+
+/** `count` pets, all available, then `rare` created as sold: sold pets only among the most recent. */
+function appWithRareStatus(count: number, rare: number) {
+  const fixtures: Pet[] = []
+  for (let id = 1; id <= count; id++) fixtures.push({ id, name: `Pet ${id % 997}`, categoryId: 1 + (id % 8), status: 'available' })
+  const app = createApp({ fixtures, keys: { [key]: 'enterprise:1000000000/1000000000' }, ban: false })
+  for (let index = 0; index < rare; index++) app.simulator.store.create({ name: 'Rare', categoryId: 1, status: 'sold' })
+  return app
+}
+
+function plainGet(path: string, query: string): PlainRequest {
+  return {
+    method: 'GET',
+    path,
+    query,
+    header: (name) => (name === 'authorization' ? `Bearer ${key}` : undefined),
+    readBody: async () => new Uint8Array(),
+    transport: {},
+  }
+}
+
+/** Median µs per call over `rounds` rounds of `calls` calls. */
+function microsPerCall(run: () => unknown, calls = 2000, rounds = 7): number {
+  const results: number[] = []
+  for (let round = 0; round < rounds; round++) {
+    const started = performance.now()
+    for (let index = 0; index < calls; index++) run()
+    results.push(((performance.now() - started) * 1000) / calls)
+  }
+  return results.sort((a, b) => a - b)[Math.floor(rounds / 2)]!
+}
+
+function rareStatusListing(count: number): number {
+  const app = appWithRareStatus(count, 5)
+  const request = plainGet('/v1/pets', 'limit=100&status=sold')
+  const response = app.respond(request) as { status: number; body: string }
+  if (response.status !== 200 || JSON.parse(response.body).length !== 5) throw new Error(`unexpected answer: ${response.status}`)
+  return microsPerCall(() => app.respond(request))
+}
+
+function resetMs(count: number, creates: number): number {
+  const app = appWithRareStatus(count, 0)
+  for (let index = 0; index < creates; index++) app.simulator.store.create({ name: 'New', categoryId: 2 })
+  const started = performance.now()
+  app.simulator.reset()
+  return performance.now() - started
+}
+
+async function cliStart(pets: number): Promise<{ startupMs: number; idleRssMiB: number }> {
+  const started = performance.now()
+  const child = spawn('bin/petstore-sim.js', ['--port', '0', '--log', 'silent', '--pets', String(pets)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] })
+  let out = ''
+  const apiUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start: ${out}`)), 20_000)
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk
+      const match = /listening on (http:\/\/\S+)/.exec(out)
+      if (match) {
+        clearTimeout(timer)
+        resolve(match[1]!)
+      }
+    })
+  })
+  await (await fetch(`${apiUrl}/pets?limit=1`, { headers: { authorization: 'Bearer demo-pro-key' } })).arrayBuffer()
+  const startupMs = performance.now() - started
+  await new Promise((resolve) => setTimeout(resolve, 500))
+  const rss = readFileSync(`/proc/${child.pid}/status`, 'utf8').split('\n').find((line) => line.startsWith('VmRSS:'))!
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  child.kill('SIGTERM')
+  await exited
+  return { startupMs, idleRssMiB: Number(rss.replace(/\D+/g, '')) / 1024 }
+}
+
+export async function runScaleBench(): Promise<void> {
+  const small = rareStatusListing(500)
+  const large = rareStatusListing(1_000_000)
+  console.log('\nscale (in-process through the app: GET /v1/pets?limit=100&status=<rare status>)')
+  console.log(`  500 pets: ${small.toFixed(1)} µs/request; 1,000,000 pets: ${large.toFixed(1)} µs/request; ratio ${(large / small).toFixed(2)}x (target < 1.5x)`)
+  console.log(`  reset() after 1,000 creates: ${resetMs(500, 1000).toFixed(2)} ms with 500 pets, ${resetMs(1_000_000, 1000).toFixed(2)} ms with 1,000,000`)
+  const cli50 = await cliStart(50)
+  const cli1m = await cliStart(1_000_000)
+  console.log(`  CLI start to first answer: ${cli50.startupMs.toFixed(0)} ms with 50 pets, ${cli1m.startupMs.toFixed(0)} ms with --pets 1000000`)
+  console.log(`  CLI idle RSS: ${cli50.idleRssMiB.toFixed(0)} MiB with 50 pets, ${cli1m.idleRssMiB.toFixed(0)} MiB with --pets 1000000`)
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await runScaleBench()

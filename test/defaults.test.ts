@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest'
+import { createProgram } from '../src/cli/cli-options.ts'
+import { defaults } from '../src/core/defaults.ts'
+import { createSimulatorCore } from '../src/core/simulator-core.ts'
+
+describe('defaults are declared once', () => {
+  it('gives the CLI the library defaults', () => {
+    const cliDefaults = Object.fromEntries(createProgram().options.map((option) => [option.attributeName(), option.defaultValue]))
+    expect({
+      port: cliDefaults.port,
+      host: cliDefaults.host,
+      seed: cliDefaults.seed,
+      pets: cliDefaults.pets,
+      basePath: cliDefaults.basePath,
+      banAfter: cliDefaults.banAfter,
+      banFor: cliDefaults.banFor,
+      bodyLimit: cliDefaults.bodyLimit,
+      log: cliDefaults.log,
+      defaultStatus: cliDefaults.defaultStatus,
+      engine: cliDefaults.engine,
+    }).toEqual({
+      port: defaults.port,
+      host: defaults.host,
+      seed: defaults.seed,
+      pets: defaults.pets,
+      basePath: defaults.basePath,
+      banAfter: defaults.ban.after,
+      banFor: defaults.ban.durationMs,
+      bodyLimit: defaults.bodyLimit,
+      log: defaults.cliLog,
+      defaultStatus: defaults.defaultStatus,
+      engine: defaults.engine,
+    })
+  })
+
+  it('gives a simulator created without options the same defaults', () => {
+    const simulator = createSimulatorCore()
+    expect({ basePath: simulator.basePath, pets: simulator.store.size, bodyLimit: simulator.bodyLimit }).toEqual({
+      basePath: defaults.basePath,
+      pets: defaults.pets,
+      bodyLimit: defaults.bodyLimit,
+    })
+  })
+
+  it('cannot be changed at run time', () => {
+    expect(Object.isFrozen(defaults)).toBe(true)
+    expect(Object.isFrozen(defaults.ban)).toBe(true)
+  })
+})
