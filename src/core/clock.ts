@@ -77,7 +77,8 @@ function checkedMove(milliseconds: number): number {
 
 /** The instant `from + milliseconds`, refused (`RangeError`) when it leaves the clock's range. */
 function advanced(from: number, milliseconds: number): number {
-  return checkedInstant(from + checkedMove(milliseconds), `Advancing the clock by ${milliseconds} ms from ${from} ms`)
+  const start = Number.isInteger(from) && Math.abs(from) <= 8.64e15 ? new Date(from).toISOString() : `${from} ms`
+  return checkedInstant(from + checkedMove(milliseconds), `Advancing the clock by ${milliseconds} ms from ${start}`)
 }
 
 /**
