@@ -1,5 +1,5 @@
 import { fingerprint } from './fingerprint.ts'
-import { formatPlan, parsePlan, type Plan } from './plans.ts'
+import { formatPlan, parsePlan, toPlan, type Plan } from './plans.ts'
 
 /** An API key in force and the plan its requests are limited by. */
 export interface ApiKey {
@@ -27,14 +27,19 @@ export interface KeyRing {
   readonly keys: readonly ApiKey[]
 }
 
+/**
+ * The keys, their plans and the key list are frozen: a simulator hands them
+ * out as `simulator.keys`, and a plan may be shared with other simulators.
+ */
 export function createKeyRing(spec: KeySpec): KeyRing {
   const keys = Object.entries(spec).map(([token, plan]): ApiKey => {
     if (token.length === 0 || /\s/.test(token)) {
       throw new RangeError(`API key tokens must be non-empty and contain no white space (got ${JSON.stringify(token)})`)
     }
-    const parsed = typeof plan === 'string' ? parsePlan(plan) : plan
+    const parsed = typeof plan === 'string' ? parsePlan(plan) : toPlan(plan)
     return Object.freeze({ token, plan: parsed, planLabel: formatPlan(parsed), fingerprint: fingerprint(token) })
   })
+  Object.freeze(keys)
   return {
     keys,
     authenticate(token) {

@@ -17,19 +17,74 @@ export const systemClock: Clock = { now: () => Date.now() }
 export type Instant = number | Date | string
 
 /**
+ * The first instant the simulator's clock may show: 1970-01-01T00:00:00.000Z.
+ * Not earlier, because `X-RateLimit-Reset` is Unix seconds and must be a
+ * non-negative integer (`minimum: 0` in fixtures/openapi.yaml), and because
+ * window starts computed with `%` would fall after `now` for negative times.
+ */
+export const earliestInstant = 0
+
+/**
+ * The last instant the simulator's clock may show: 9999-12-31T23:59:59.999Z,
+ * well inside what a `Date` holds (±8.64e15 ms), so `toISOString()` (the
+ * journal, `/__sim/clock`) never throws and keeps its four-digit year, and the
+ * `Sunset` HTTP-date keeps the four-digit year its grammar requires
+ * (RFC 9110, 5.6.7). A running simulator clock moved to this instant keeps
+ * running past it by the real time elapsed, still far inside `Date`'s range.
+ */
+export const latestInstant = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
+
+/** The longest distance between two instants of the range, in ms: any longer move leaves it. */
+export const longestDurationMs = latestInstant - earliestInstant
+
+const rangeText = `${new Date(earliestInstant).toISOString()} to ${new Date(latestInstant).toISOString()}`
+
+/**
  * Converts an {@link Instant} to epoch milliseconds.
- * Throws a `RangeError` on a string that is not a valid date.
+ * Throws a `RangeError` on a string that is not a valid date, and on an
+ * instant outside 1970-01-01T00:00:00.000Z..9999-12-31T23:59:59.999Z (see
+ * {@link earliestInstant}, {@link latestInstant}). A number must be a whole
+ * number of milliseconds: a fraction is refused rather than rounded, as a
+ * `Date` would silently truncate it and the simulator never rounds input
+ * silently (compare `limit=1.5`, a 400).
  */
 export function toEpochMilliseconds(instant: Instant): number {
   const value = instant instanceof Date ? instant.getTime() : typeof instant === 'string' ? Date.parse(instant) : instant
   if (!Number.isFinite(value)) {
     throw new RangeError(`Not a valid instant: ${String(instant)}`)
   }
+  return checkedInstant(value, `The instant ${String(instant)}`)
+}
+
+/** `value` if it is a whole number of ms in the clock's range; a `RangeError` starting with `what` otherwise. */
+function checkedInstant(value: number, what: string): number {
+  if (!Number.isInteger(value)) {
+    throw new RangeError(`${what} is not a whole number of milliseconds`)
+  }
+  if (value < earliestInstant || value > latestInstant) {
+    throw new RangeError(`${what} is outside the clock's range, ${rangeText}`)
+  }
   return value
+}
+
+/** A whole, finite number of ms to move a clock by (negative moves it back). */
+function checkedMove(milliseconds: number): number {
+  if (!Number.isInteger(milliseconds)) {
+    throw new RangeError(`Cannot advance the clock by ${milliseconds} ms: not a whole number of milliseconds`)
+  }
+  return milliseconds
+}
+
+/** The instant `from + milliseconds`, refused (`RangeError`) when it leaves the clock's range. */
+function advanced(from: number, milliseconds: number): number {
+  const start = Number.isInteger(from) && Math.abs(from) <= 8.64e15 ? new Date(from).toISOString() : `${from} ms`
+  return checkedInstant(from + checkedMove(milliseconds), `Advancing the clock by ${milliseconds} ms from ${start}`)
 }
 
 /**
  * A clock that can be moved by hand. Time stands still between calls.
+ * A move that would leave 1970-01-01..9999-12-31 (UTC), or that is not a whole
+ * number of milliseconds, throws a `RangeError` and leaves the clock where it was.
  *
  * @example
  * const clock = createManualClock('2030-01-01T00:00:00Z')
@@ -47,7 +102,7 @@ export function createManualClock(start: Instant = 0): ManualClock {
   return {
     now: () => current,
     advance(milliseconds) {
-      current += milliseconds
+      current = advanced(current, milliseconds)
     },
     set(instant) {
       current = toEpochMilliseconds(instant)
@@ -83,8 +138,13 @@ export function createSimulatorClock(source: Clock = systemClock): SimulatorCloc
   return {
     now: () => frozenAt ?? source.now() + offset,
     advance(milliseconds) {
-      if (frozenAt === undefined) offset += milliseconds
-      else frozenAt += milliseconds
+      // Checked against the time shown now, before anything changes.
+      if (frozenAt === undefined) {
+        const now = source.now()
+        offset = advanced(now + offset, milliseconds) - now
+      } else {
+        frozenAt = advanced(frozenAt, milliseconds)
+      }
     },
     set(instant) {
       const target = toEpochMilliseconds(instant)

@@ -1,4 +1,4 @@
-import type { Clock } from './clock.ts'
+import { longestDurationMs, type Clock } from './clock.ts'
 import type { Plan } from './plans.ts'
 
 const minuteMs = 60_000
@@ -54,47 +54,199 @@ export interface RateLimiter {
   consume(callerId: string, plan: Plan): RateLimitDecision
   /** Forgets every count and ban. */
   reset(): void
+  /**
+   * How many callers' buckets are held: those that used quota today or are
+   * banned, plus any that stopped carrying anything since the last sweep (a
+   * sweep is due within as many calls as there are buckets); anonymous ones at
+   * most `maxAnonymousBuckets`. See {@link createRateLimiter}.
+   */
+  readonly size: number
 }
 
-interface CallerState {
-  minuteStart: number
+export interface RateLimiterOptions {
+  /** The time source: the limiter reads time from it only (no timers). */
+  readonly clock: Clock
+  /** The temporary ban after continued 429s, or `false` for none. Default {@link defaultBanPolicy}. */
+  readonly ban?: BanPolicy | false
+  /**
+   * The most buckets of anonymous callers held at once (default
+   * {@link defaultMaxAnonymousBuckets}); past it, the least recently used
+   * anonymous bucket is dropped. Key buckets are never dropped for room:
+   * there are only as many as there are keys.
+   */
+  readonly maxAnonymousBuckets?: number
+  /**
+   * Whether a caller id names an anonymous caller (one per client address,
+   * whose number the clients decide). Default: ids that start with
+   * `anonymous:`, as the API route names them.
+   */
+  readonly isAnonymous?: (callerId: string) => boolean
+}
+
+/**
+ * Anonymous buckets held at most, by default. Measured with
+ * test/core/limiter-memory.ts on Node 24.21: 1,000,000 distinct IPv4
+ * addresses in one UTC day leave 100,000 buckets in 17 MiB of heap (about 180
+ * bytes each, mostly the id string and the Map entry), where the limiter that
+ * never forgot held 188 MiB; longer ids (IPv6) cost a little more each. So
+ * memory stays bounded by this many buckets, whatever the number of addresses.
+ */
+export const defaultMaxAnonymousBuckets = 100_000
+
+/** The prefix of the ids of anonymous callers' buckets, one per client address (`anonymous:<address>`). */
+export const anonymousCallerPrefix = 'anonymous:'
+
+/**
+ * One caller's counts. Windows are kept as minute and day numbers since the
+ * epoch, not as epoch ms: small integers, which V8 stores in the object
+ * itself, where ms would each need a separate heap number (about 40 fewer
+ * bytes per bucket, which matters at 100,000 buckets). Ends of bans, which
+ * are epoch ms and rare, are kept apart for the same reason.
+ */
+interface Bucket {
+  minute: number
   minuteCount: number
-  dayStart: number
+  day: number
   dayCount: number
   refusedInARow: number
-  bannedUntil: number
 }
 
-export function createRateLimiter(options: { clock: Clock; ban?: BanPolicy | false }): RateLimiter {
+/**
+ * A bucket carries information only while the caller is banned, or has used
+ * quota in the current UTC day (a minute count is never above the day count of
+ * the same day: both grow together and the day resets no later than the
+ * minute). Any other bucket decides every next request exactly as a fresh one
+ * would: its windows reset on the next request, and a refusal streak left in it
+ * ends there too, since a fresh window allows at least one request (plans have
+ * positive limits: parsePlan and createKeyRing refuse any other) and an allowed
+ * request ends the streak. So such buckets are forgotten. test/core/rate-limiter.test.ts
+ * checks this equivalence against the limiter that never forgets, for time that
+ * moves forward. The one difference: when the clock is moved back to a UTC day
+ * it has left, the old limiter still had the counts of that day for callers
+ * that had not called since; this one may have forgotten them, so they start
+ * that day afresh (as a real API, whose time never goes back, cannot show).
+ *
+ * Memory, then, is bounded by the callers active today, which for anonymous
+ * callers is the number of client addresses: unbounded on a server open to a
+ * network. So anonymous buckets are also capped (`maxAnonymousBuckets`); past
+ * the cap, the least recently used one is dropped, which forgives that caller's
+ * counts (or ban). This is what nginx's limit_req does when its zone is full
+ * ("the least recently used state is removed", nginx.org/r/limit_req_zone).
+ * The strict alternative, sending new addresses to one shared overflow bucket,
+ * would let anyone with many addresses use up that bucket and lock out every
+ * newcomer; dropping the idlest only lets a caller that has been idle while
+ * `maxAnonymousBuckets` others called start afresh.
+ *
+ * Forgetting is amortised: a sweep over all buckets runs once more calls have
+ * been made since the last sweep than that sweep kept buckets. A sweep visits
+ * at most those it kept plus one new bucket per call since, so it costs O(1)
+ * per call, amortised, and needs no timer: time comes only from the clock.
+ */
+export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const { clock } = options
   const ban = options.ban ?? defaultBanPolicy
-  const callers = new Map<string, CallerState>()
+  if (ban !== false && !(ban.after >= 0 && Number.isSafeInteger(ban.durationMs) && ban.durationMs >= 1 && ban.durationMs <= longestDurationMs)) {
+    // A longer ban would end past the clock's range, and X-RateLimit-Reset would no longer be a plain integer.
+    throw new RangeError(`ban.after must be 0 or more and ban.durationMs a whole number of ms from 1 to ${longestDurationMs}`)
+  }
+  const maxAnonymousBuckets = options.maxAnonymousBuckets ?? defaultMaxAnonymousBuckets
+  if (!(Number.isSafeInteger(maxAnonymousBuckets) && maxAnonymousBuckets >= 1)) {
+    throw new RangeError(`maxAnonymousBuckets must be a whole number of 1 or more (got ${maxAnonymousBuckets})`)
+  }
+  const isAnonymous = options.isAnonymous ?? ((callerId: string) => callerId.startsWith(anonymousCallerPrefix))
+  const keyBuckets = new Map<string, Bucket>()
+  /** In order of last use, least recent first: a use moves a bucket to the end. */
+  const anonymousBuckets = new Map<string, Bucket>()
+  /**
+   * Walks anonymousBuckets from least to most recently used, to find the bucket
+   * to drop when full. Kept from one drop to the next: a Map iterator sees
+   * entries added after it was made, and skips deleted ones; starting a new one
+   * for each drop would skip the same deleted entries (at the front of the
+   * Map's table until it is rebuilt) again and again, which measured about
+   * 100 µs per call at 100,000 buckets instead of well under 1 µs.
+   */
+  let leastRecentlyUsed = anonymousBuckets.keys()
+  /** Epoch ms at which the ban of a caller ends, for callers with a bucket only. */
+  const bannedUntil = new Map<string, number>()
+  let callsSinceSweep = 0
+  /** How many buckets the last sweep kept: the next sweep is due after more calls than that. */
+  let keptBySweep = 0
+
+  const forget = (buckets: Map<string, Bucket>, callerId: string) => {
+    buckets.delete(callerId)
+    bannedUntil.delete(callerId)
+  }
+
+  const sweep = (now: number, day: number) => {
+    for (const buckets of [keyBuckets, anonymousBuckets]) {
+      for (const [callerId, bucket] of buckets) {
+        const banned = now < (bannedUntil.get(callerId) ?? 0)
+        if (!banned && (bucket.day !== day || bucket.dayCount === 0)) forget(buckets, callerId)
+      }
+    }
+    callsSinceSweep = 0
+    keptBySweep = keyBuckets.size + anonymousBuckets.size
+    // A fresh walk: it skips the sweep's deletions once, and lets go of the tables the Map has since replaced.
+    leastRecentlyUsed = anonymousBuckets.keys()
+  }
+
+  const bucketOf = (callerId: string, minute: number, day: number): Bucket => {
+    const anonymous = isAnonymous(callerId)
+    const buckets = anonymous ? anonymousBuckets : keyBuckets
+    let bucket = buckets.get(callerId)
+    if (bucket === undefined) {
+      if (anonymous && anonymousBuckets.size >= maxAnonymousBuckets) {
+        let leastRecent = leastRecentlyUsed.next()
+        if (leastRecent.done === true) {
+          leastRecentlyUsed = anonymousBuckets.keys()
+          leastRecent = leastRecentlyUsed.next()
+        }
+        if (leastRecent.done !== true) forget(anonymousBuckets, leastRecent.value)
+      }
+      bucket = { minute, minuteCount: 0, day, dayCount: 0, refusedInARow: 0 }
+    } else if (anonymous) {
+      anonymousBuckets.delete(callerId)
+    } else {
+      return bucket
+    }
+    buckets.set(callerId, bucket)
+    return bucket
+  }
 
   return {
-    reset: () => callers.clear(),
+    reset() {
+      keyBuckets.clear()
+      anonymousBuckets.clear()
+      bannedUntil.clear()
+      leastRecentlyUsed = anonymousBuckets.keys()
+      callsSinceSweep = 0
+      keptBySweep = 0
+    },
+    get size() {
+      return keyBuckets.size + anonymousBuckets.size
+    },
     consume(callerId, plan) {
       const now = clock.now()
-      const minuteStart = now - (now % minuteMs)
-      const dayStart = now - (now % dayMs)
-      let state = callers.get(callerId)
-      if (state === undefined) {
-        state = { minuteStart, minuteCount: 0, dayStart, dayCount: 0, refusedInARow: 0, bannedUntil: 0 }
-        callers.set(callerId, state)
-      }
-      if (state.minuteStart !== minuteStart) {
-        state.minuteStart = minuteStart
+      // Math.floor, not now - now % minuteMs, whose window would start after now for a time before 1970.
+      const minute = Math.floor(now / minuteMs)
+      const day = Math.floor(now / dayMs)
+      const minuteStart = minute * minuteMs
+      const dayStart = day * dayMs
+      if (++callsSinceSweep > keptBySweep) sweep(now, day)
+      const state = bucketOf(callerId, minute, day)
+      if (state.minute !== minute) {
+        state.minute = minute
         state.minuteCount = 0
       }
-      if (state.dayStart !== dayStart) {
-        state.dayStart = dayStart
+      if (state.day !== day) {
+        state.day = day
         state.dayCount = 0
       }
 
-      if (now < state.bannedUntil) {
-        return refusal('banned', 'ban', plan.perMinute, state.bannedUntil, now)
-      }
-      if (state.bannedUntil !== 0) {
-        state.bannedUntil = 0
+      const banEnd = bannedUntil.get(callerId)
+      if (banEnd !== undefined) {
+        if (now < banEnd) return refusal('banned', 'ban', plan.perMinute, banEnd, now)
+        bannedUntil.delete(callerId)
         state.refusedInARow = 0
       }
 
@@ -102,8 +254,9 @@ export function createRateLimiter(options: { clock: Clock; ban?: BanPolicy | fal
       const dayExhausted = state.dayCount >= plan.perDay
       if (minuteExhausted || dayExhausted) {
         if (ban !== false && state.refusedInARow >= ban.after) {
-          state.bannedUntil = now + ban.durationMs
-          return refusal('banned', 'ban', plan.perMinute, state.bannedUntil, now)
+          const until = now + ban.durationMs
+          bannedUntil.set(callerId, until)
+          return refusal('banned', 'ban', plan.perMinute, until, now)
         }
         state.refusedInARow++
         // When both are exhausted the day window binds: it resets later.
