@@ -182,6 +182,23 @@ describe('control endpoints', () => {
     expect((await response.json()).code).toBe('invalid_body')
   })
 
+  it.each([
+    ['an advance past the last instant', { advance: 1e300 }],
+    ['a set past the last instant', { set: 8640000000000001 }],
+    ['a set before 1970', { set: -1e20 }],
+    ['a duration past the range', { advance: '100000000d' }],
+    ['a set that an advance then takes past the range', { set: '9999-12-31T23:00:00Z', advance: '2h' }],
+  ])('refuses %s with 400, and moves nothing', async (_case, body) => {
+    const server = await start()
+    const before = await (await checkedFetch(`${server.url}/__sim/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"set":"2030-01-01T00:00:00Z","freeze":true}' })).json()
+    const response = await checkedFetch(`${server.url}/__sim/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    expect(response.status).toBe(400)
+    expect((await response.json()).code).toBe('invalid_body')
+    expect(await (await checkedFetch(`${server.url}/__sim/clock`)).json()).toEqual(before)
+    expect((await checkedFetch(`${server.url}/__sim/health`)).status).toBe(200)
+    expect((await checkedFetch(`${server.apiUrl}/pets?limit=1`, { headers: auth })).status).toBe(200)
+  })
+
   it('lists the request journal without keys', async () => {
     const server = await start()
     await checkedFetch(`${server.apiUrl}/pets?limit=1`, { headers: auth })

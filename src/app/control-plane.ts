@@ -70,9 +70,10 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
             throw new RangeError('Send {"advance": "90s"}, {"set": "2030-12-05T00:00:00Z"} and/or {"freeze": true}')
           }
           if (body.freeze !== undefined && typeof body.freeze !== 'boolean') throw new RangeError('freeze must be true or false')
-          // Validate everything before moving anything.
+          // Validate everything, the instant it all leads to included, before moving anything.
           const advance = body.advance === undefined ? undefined : parseDuration(body.advance as string | number)
           const set = body.set === undefined ? undefined : toEpochMilliseconds(body.set as string | number)
+          toEpochMilliseconds((set ?? simulator.clock.now()) + (advance ?? 0))
           if (body.freeze === true) simulator.clock.freeze()
           if (set !== undefined) simulator.clock.set(set)
           if (advance !== undefined) simulator.clock.advance(advance)

@@ -5,7 +5,7 @@ import { invalidKey, readBearerToken } from './bearer-token.ts'
 import { isPromiseLike, jsonResponse, type PlainRequest, type PlainResponse } from './plain-http.ts'
 import { anonymousPlan, type Plan } from './plans.ts'
 import { rateLimitHeaders } from './rate-limit-headers.ts'
-import type { RateLimitDecision } from './rate-limiter.ts'
+import { anonymousCallerPrefix, type RateLimitDecision } from './rate-limiter.ts'
 import { compileRouteTable, type RouteMatch, type RouteTable } from './route-table.ts'
 import type { Latency, SimulatorState } from './simulator-state.ts'
 
@@ -121,7 +121,7 @@ function identifyCaller(state: SimulatorState, request: PlainRequest): Caller {
   }
   // Requests without a valid key share an anonymous bucket (one per client
   // address where the transport knows it) at Free limits.
-  return { bucket: `anonymous:${request.transport.clientAddress ?? 'unknown'}`, plan: anonymousPlan, problem }
+  return { bucket: `${anonymousCallerPrefix}${request.transport.clientAddress ?? 'unknown'}`, plan: anonymousPlan, problem }
 }
 
 /** The Error of a refused request; `Retry-After` comes with the rate-limit headers of the decision. */

@@ -12,6 +12,12 @@ export const defaults = Object.freeze({
   defaultStatus: 'available' as const,
   journalSize: 1000,
   ban: Object.freeze({ after: 10, durationMs: 10 * 60_000 }),
+  /**
+   * The most rate-limit buckets kept for callers without a valid key (one per
+   * client address); past it the least recently used is forgotten (lenient,
+   * like nginx's limit_req). About 180 bytes each: ~17 MiB at this default.
+   */
+  maxAnonymousBuckets: 100_000,
   /** The largest request body: 1 MiB. */
   bodyLimit: 1024 * 1024,
   port: 4010,

@@ -1,3 +1,4 @@
+import { defaults } from './defaults.ts'
 import { longestDurationMs, type Clock } from './clock.ts'
 import type { Plan } from './plans.ts'
 
@@ -12,7 +13,7 @@ export interface BanPolicy {
   readonly durationMs: number
 }
 
-export const defaultBanPolicy: BanPolicy = { after: 10, durationMs: 10 * minuteMs }
+export const defaultBanPolicy: BanPolicy = defaults.ban
 
 /**
  * What the limiter decided for one request, with the figures for the
@@ -91,7 +92,7 @@ export interface RateLimiterOptions {
  * never forgot held 188 MiB; longer ids (IPv6) cost a little more each. So
  * memory stays bounded by this many buckets, whatever the number of addresses.
  */
-export const defaultMaxAnonymousBuckets = 100_000
+export const defaultMaxAnonymousBuckets = defaults.maxAnonymousBuckets
 
 /** The prefix of the ids of anonymous callers' buckets, one per client address (`anonymous:<address>`). */
 export const anonymousCallerPrefix = 'anonymous:'

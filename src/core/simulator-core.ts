@@ -43,6 +43,8 @@ export interface SimulatorOptions {
   deprecation?: Partial<DeprecationPolicy>
   /** Largest request body in bytes, on every lane; larger ones get 413. Default 1 MiB. */
   bodyLimit?: number
+  /** The most rate-limit buckets kept for callers without a valid key; past it the least recently used is forgotten. Default 100,000. */
+  maxAnonymousBuckets?: number
 }
 
 /**
@@ -82,10 +84,7 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
   const store = createPetStore({ initialPets, defaultStatus })
   const keyRing = createKeyRing(options.keys ?? demoKeySpec)
   const ban = options.ban === false ? false : { ...defaults.ban, ...options.ban }
-  if (ban !== false && !(ban.after >= 0 && ban.durationMs > 0)) {
-    throw new RangeError('ban.after must be 0 or more and ban.durationMs more than 0')
-  }
-  const limiter = createRateLimiter({ clock, ban })
+  const limiter = createRateLimiter({ clock, ban, maxAnonymousBuckets: options.maxAnonymousBuckets ?? defaults.maxAnonymousBuckets })
   const journal = createRequestJournal({ capacity: options.journalSize ?? defaults.journalSize })
   validateLatency(options.latency)
   const bodyLimit = options.bodyLimit ?? defaults.bodyLimit
