@@ -12,7 +12,7 @@ export { createPetStore, type PetQuery, type PetStore, type PetStoreOptions } fr
 export { generatePets } from './core/seed-pets.ts'
 export { parseFixturePets } from './core/fixture-pets.ts'
 export { getPetDeprecation, type DeprecationPolicy } from './core/deprecation.ts'
-export { createRequestJournal, type JournalEntry, type RequestJournal } from './core/request-journal.ts'
+export { createRequestJournal, type JournalEntry, type RecordedRequest, type RequestJournal } from './core/request-journal.ts'
 export { defaultLimit, maxLimit, minLimit } from './core/request-parsing.ts'
 export { apiRoutes, type ApiRouteDefinition, type OperationName } from './core/api-routes.ts'
 export type { PlainRequest, PlainResponse, TransportFacts } from './core/plain-http.ts'

@@ -53,7 +53,7 @@ export function createApiPipeline(state: SimulatorState, options: PipelineOption
     const response = jsonResponse(result.body, result.status, headers)
     const record = (): PlainResponse => {
       const journalEntry = state.journal.record({
-        at: new Date(state.clock.now()).toISOString(),
+        atMs: state.clock.now(),
         method: request.method,
         path: request.query === '' ? request.path : `${request.path}?${request.query}`,
         status: response.status,

@@ -1,6 +1,7 @@
 import { ApiError } from './api-error.ts'
 import type { ApiKey } from './api-keys.ts'
 import { deprecationHeaders } from './deprecation.ts'
+import { JsonText } from './json-text.ts'
 import type { PlainRequest } from './plain-http.ts'
 import { bodyText } from './plain-http.ts'
 import { parseListPetsQuery, parseNewPet, parsePetId } from './request-parsing.ts'
@@ -48,7 +49,7 @@ export const apiRoutes = [
     operation: 'listPets',
     method: 'GET',
     path: '/pets',
-    resolve: ({ request, state }) => ({ status: 200, body: state.store.list(parseListPetsQuery(new URLSearchParams(request.query))) }),
+    resolve: ({ request, state }) => ({ status: 200, body: state.petJson.array(state.store.list(parseListPetsQuery(new URLSearchParams(request.query)))) }),
   },
   {
     operation: 'createPet',
@@ -75,7 +76,7 @@ export const apiRoutes = [
       const id = parsePetId(params.petId ?? '')
       const pet = state.store.get(id)
       if (pet === undefined) throw new ApiError('pet_not_found', `No pet has the id ${id}`)
-      return { status: 200, body: pet }
+      return { status: 200, body: new JsonText(state.petJson.one(pet)) }
     },
   },
   {

@@ -1,5 +1,6 @@
 import { ApiError } from './api-error.ts'
-import type { JournalEntry } from './request-journal.ts'
+import { JsonText } from './json-text.ts'
+import type { RecordedRequest } from './request-journal.ts'
 
 /**
  * What a transport knows about a request beyond its method, target, headers
@@ -47,13 +48,13 @@ export interface PlainResponse {
   /** The body text (JSON for everything the API answers), or none. */
   readonly body: string | undefined
   /** The journal entry of an API request, for logs. */
-  readonly journalEntry?: JournalEntry | undefined
+  readonly journalEntry?: RecordedRequest | undefined
 }
 
-/** A JSON response, serialised once. */
+/** A JSON response, serialised once (or not at all when the body is already {@link JsonText}). */
 export function jsonResponse(body: unknown, status: number, headers: Record<string, string> = {}): PlainResponse {
   headers['Content-Type'] = 'application/json'
-  return { status, headers, body: JSON.stringify(body) }
+  return { status, headers, body: body instanceof JsonText ? body.text : JSON.stringify(body) }
 }
 
 /**

@@ -4,6 +4,7 @@ import { createApiPipeline, type ApiPipeline } from './api-pipeline.ts'
 import { createSimulatorClock, type Clock, type SimulatorClock } from './clock.ts'
 import { defaults } from './defaults.ts'
 import { getPetDeprecation, type DeprecationPolicy } from './deprecation.ts'
+import { createJsonCache } from './json-text.ts'
 import { parseFixturePets } from './fixture-pets.ts'
 import { createPetStore, type PetStore } from './pet-store.ts'
 import { createRateLimiter, type BanPolicy, type RateLimiter } from './rate-limiter.ts'
@@ -73,6 +74,9 @@ export interface SimulatorCore {
   reset(): void
 }
 
+/** Pets whose JSON text is kept: more than the pages listPets can show (3 statuses and none, 100 each). */
+const petJsonCacheSize = 10_000
+
 export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCore {
   const { basePath, origin } = resolveBaseUrl(options.baseUrl ?? defaults.basePath)
   const clock = createSimulatorClock(options.clock)
@@ -98,6 +102,7 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     deprecation: { ...getPetDeprecation, ...options.deprecation },
     basePath,
     latency: options.latency,
+    petJson: createJsonCache(petJsonCacheSize),
   }
 
   return {
@@ -112,6 +117,7 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     bodyLimit,
     reset() {
       store.reset()
+      state.petJson.clear()
       limiter.reset()
       journal.clear()
       clock.resetOffset()

@@ -1,6 +1,7 @@
 import type { KeyRing } from './api-keys.ts'
 import type { Clock } from './clock.ts'
 import type { DeprecationPolicy } from './deprecation.ts'
+import type { JsonCache } from './json-text.ts'
 import type { PetStore } from './pet-store.ts'
 import type { RateLimiter } from './rate-limiter.ts'
 import type { RequestJournal } from './request-journal.ts'
@@ -19,4 +20,6 @@ export interface SimulatorState {
   /** The API prefix's path, e.g. `/v1`; empty for an API at the root. */
   readonly basePath: string
   readonly latency: Latency | undefined
+  /** The JSON text of pets already sent; cleared on reset. */
+  readonly petJson: JsonCache
 }
