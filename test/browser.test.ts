@@ -111,7 +111,7 @@ describe('in-browser mocking with setupWorker', () => {
 
 describe('cross-origin use of the standalone CLI', () => {
   beforeEach(async () => {
-    await fetch(`${cli.origin}/__sim/reset`, { method: 'POST' })
+    await fetch(`${cli.origin}/__sim/reset`, { method: 'POST', headers: { 'content-type': 'application/json' } })
   })
 
   it('renders the list from another origin, reading the rate-limit headers', async () => {

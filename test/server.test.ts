@@ -142,7 +142,7 @@ describe('control endpoints', () => {
     const server = await start({ keys: { tiny: 'enterprise:1/10' }, ban: { after: 0, durationMs: 60_000 } })
     await checkedFetch(`${server.apiUrl}/pets`, { method: 'POST', headers: { authorization: 'Bearer tiny', 'content-type': 'application/json' }, body: '{"name":"New","categoryId":1}' })
     expect((await (await checkedFetch(`${server.apiUrl}/pets`, { headers: { authorization: 'Bearer tiny' } })).json()).code).toBe('api_key_banned')
-    const reset = await checkedFetch(`${server.url}/__sim/reset`, { method: 'POST' })
+    const reset = await checkedFetch(`${server.url}/__sim/reset`, { method: 'POST', headers: { 'content-type': 'application/json' } })
     expect(await reset.json()).toMatchObject({ status: 'reset', pets: 50 })
     const after = await checkedFetch(`${server.apiUrl}/pets?limit=100`, { headers: { authorization: 'Bearer tiny' } })
     expect(after.status).toBe(200)
@@ -164,7 +164,7 @@ describe('control endpoints', () => {
 
   it('sets the clock, which moves the API (getPet after its removal)', async () => {
     const server = await start()
-    const response = await checkedFetch(`${server.url}/__sim/clock`, { method: 'POST', body: JSON.stringify({ set: '2031-01-01T00:00:00Z' }) })
+    const response = await checkedFetch(`${server.url}/__sim/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ set: '2031-01-01T00:00:00Z' }) })
     expect((await response.json()).now).toMatch(/^2031-01-01T00:00:0/)
     expect((await checkedFetch(`${server.apiUrl}/pets/1`, { headers: auth })).status).toBe(410)
   })
@@ -177,7 +177,7 @@ describe('control endpoints', () => {
     ['a bad instant', '{"set":"someday"}'],
   ])('refuses a clock body that is %s with 400', async (_case, body) => {
     const server = await start()
-    const response = await checkedFetch(`${server.url}/__sim/clock`, { method: 'POST', body })
+    const response = await checkedFetch(`${server.url}/__sim/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
     expect(response.status).toBe(400)
     expect((await response.json()).code).toBe('invalid_body')
   })
@@ -294,7 +294,7 @@ describe('freezing the clock', () => {
   it('stands still until moved, and runs again when unfrozen', async () => {
     const server = await start()
     const post = async (body: unknown) =>
-      (await fetch(`${server.url}/__sim/clock`, { method: 'POST', body: JSON.stringify(body) })).json()
+      (await fetch(`${server.url}/__sim/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()
     const frozen = await post({ set: '2030-01-01T00:00:00Z', freeze: true })
     expect(frozen).toEqual({ now: '2030-01-01T00:00:00.000Z', epochMs: Date.parse('2030-01-01T00:00:00Z'), frozen: true })
     await new Promise((resolve) => setTimeout(resolve, 30))
@@ -304,7 +304,7 @@ describe('freezing the clock', () => {
     expect(running.frozen).toBe(false)
     await new Promise((resolve) => setTimeout(resolve, 30))
     expect((await (await fetch(`${server.url}/__sim/clock`)).json()).epochMs).toBeGreaterThan(Date.parse('2030-01-01T00:01:00Z'))
-    expect((await (await fetch(`${server.url}/__sim/clock`, { method: 'POST', body: '{"freeze":"yes"}' })).json()).code).toBe('invalid_body')
+    expect((await (await fetch(`${server.url}/__sim/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"freeze":"yes"}' })).json()).code).toBe('invalid_body')
   })
 })
 

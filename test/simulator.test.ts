@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createManualClock } from '../src/core/clock.ts'
 import { petCategories } from '../src/core/catalogue.ts'
 import { createApp } from '../src/app/app.ts'
+import type { Pet } from '../src/core/schemas.ts'
 import { createSimulator, type SimulatorOptions } from '../src/simulator.ts'
 import { checkedFetch } from './support/checked-fetch.ts'
 
@@ -262,5 +263,69 @@ describe('in a user test suite', () => {
     expect(await overridden.json()).toEqual([{ id: 1, name: 'Override', categoryId: 1, status: 'sold' }])
     server.resetHandlers()
     expect((await call('/v1/pets')).body).toHaveLength(20)
+  })
+})
+
+describe('in-process, beside the other APIs an app calls', () => {
+  it('leaves requests that match no path of the API to msw, uncounted and unjournaled', async () => {
+    const { simulator, call } = serve()
+    for (const url of ['https://api.stripe.com/v1/customers', 'https://api.openai.com/v1/models', 'http://petstore.test/v1/nope', 'http://petstore.test/foo/v1/pets']) {
+      // onUnhandledFrame: 'error' (see serve): msw refuses the unhandled request, so the fetch fails.
+      await expect(fetch(url, { headers: { authorization: 'Bearer demo-pro-key' } }), url).rejects.toThrow()
+    }
+    expect(simulator.journal.entries()).toEqual([])
+    expect((await call('/v1/pets?limit=1')).headers.get('x-ratelimit-remaining')).toBe('299')
+  })
+
+  it('answers every path on the origin of a full base URL: the API\'s 404 under it, a plain 404 outside it', async () => {
+    const { call } = serve({ baseUrl: 'http://petstore.test/v1' })
+    const underApi = await call('/v1/nope')
+    expect(underApi).toMatchObject({ status: 404, body: { code: 'route_not_found' } })
+    expect(underApi.headers.get('x-ratelimit-remaining')).toBe('299')
+    const outside = await fetch('http://petstore.test/elsewhere')
+    expect(outside.status).toBe(404)
+    expect(await outside.json()).toMatchObject({ code: 'route_not_found', status: 404 })
+  })
+
+  it('answers an internal failure with the spec\'s Error body, not msw\'s 500', async () => {
+    const { simulator } = serve()
+    simulator.store.list = () => {
+      throw new Error('disk on fire')
+    }
+    const response = await fetch('http://petstore.test/v1/pets', { headers: { authorization: 'Bearer demo-pro-key' } })
+    expect(response.status).toBe(500)
+    const body = await response.json()
+    expect(Object.keys(body).sort()).toEqual(['code', 'message', 'status'])
+    expect(body).toMatchObject({ code: 'internal_error', status: 500 })
+    expect(response.headers.get('x-ratelimit-limit')).toBe('300')
+  })
+
+  it('answers a failure before the operation (in the limiter) with the Error body too', async () => {
+    const { simulator } = serve()
+    simulator.limiter.consume = () => {
+      throw new Error('limiter broke')
+    }
+    const response = await fetch('http://petstore.test/v1/pets', { headers: { authorization: 'Bearer demo-pro-key' } })
+    expect(response.status).toBe(500)
+    expect(await response.json()).toMatchObject({ code: 'internal_error', status: 500 })
+  })
+})
+
+describe('state a simulator hands out', () => {
+  it('gives copies of the store, so changing them changes nothing', () => {
+    const simulator = createSimulator()
+    const all = simulator.store.all() as Pet[]
+    expect(() => all.push({ id: 999, name: 'Intruder', categoryId: 1, status: 'sold' })).toThrow(TypeError)
+    expect(simulator.store.size).toBe(50)
+    expect(simulator.store.get(51)).toBeUndefined()
+  })
+
+  it('shares no plan object between simulators', () => {
+    const a = createSimulator()
+    const b = createSimulator()
+    expect(() => {
+      ;(a.keys[0]!.plan as { perMinute: number }).perMinute = 2
+    }).toThrow(TypeError)
+    expect(b.keys[0]!.plan.perMinute).toBe(60)
   })
 })

@@ -1,7 +1,8 @@
 import { ApiError } from '../core/api-error.ts'
+import { hasDotSegment } from '../core/path-normalisation.ts'
 import { errorResponse, isPromiseLike, type PlainRequest, type PlainResponse, type TransportFacts } from '../core/plain-http.ts'
 import { createSimulatorCore, type SimulatorCore, type SimulatorOptions } from '../core/simulator-core.ts'
-import { createControlPlane, controlPath } from './control-plane.ts'
+import { createControlPlane, controlPath, type ControlOptions } from './control-plane.ts'
 import { applyCors, preflightResponse } from './cors.ts'
 import { toFetchResponse, toPlainRequest } from './fetch-lane.ts'
 import { createOpenApiRoute, type OpenApiDocumentSource } from './openapi-route.ts'
@@ -9,8 +10,8 @@ import { createOpenApiRoute, type OpenApiDocumentSource } from './openapi-route.
 export interface AppOptions extends SimulatorOptions {
   /** Serve this simulator instead of creating one from the options. */
   simulator?: SimulatorCore
-  /** The `/__sim` control endpoints: on (default), off, or on behind an admin token. */
-  control?: boolean | { adminToken: string }
+  /** The `/__sim` control endpoints: on (default, loopback clients only), off, or with their options (an admin token, allowed host names). */
+  control?: boolean | ControlOptions
   /** Serves `GET /openapi.json` and `/openapi.yaml` from this source (the Node server passes `fixtures/openapi.yaml`). */
   openApiDocument?: () => OpenApiDocumentSource | Promise<OpenApiDocumentSource>
 }
@@ -53,9 +54,11 @@ export function createApp(options: AppOptions = {}): App {
   function route(request: PlainRequest): PlainResponse | Promise<PlainResponse> {
     const { path } = request
     if (!path.startsWith('/')) throw new ApiError('bad_request', `The request target must be a path (got ${JSON.stringify(path.slice(0, 100))})`)
-    if (request.method === 'OPTIONS') return preflightResponse(request, allowedMethods)
-    // A base path at the root would swallow /__sim and /openapi.*, so those are checked first.
+    if (hasDotSegment(path)) throw new ApiError('bad_request', 'The path has a dot segment (. or ..): send it resolved')
+    // The control plane first: its own rules for pages on other origins, preflights included. A base path at
+    // the root would swallow /__sim and /openapi.*, so those are checked before the API.
     if (underControl(path)) return control!.respond(request)
+    if (request.method === 'OPTIONS') return preflightResponse(request, allowedMethods)
     if (openApi?.owns(path)) return openApi.respond(request.method, path)
     if (underApi(path)) return pipeline.respond(request)
     throw new ApiError('route_not_found', `No route ${request.method} ${path}: the API is under ${basePath || '/'}`)
@@ -68,13 +71,10 @@ export function createApp(options: AppOptions = {}): App {
     } catch (error) {
       response = errorResponse(error)
     }
-    if (isPromiseLike(response)) {
-      return response.then(
-        (answered) => applyCors(request, answered),
-        (error: unknown) => applyCors(request, errorResponse(error)),
-      )
-    }
-    return applyCors(request, response)
+    // No CORS grant on the control plane: it is not for pages on other origins.
+    const decorate = underControl(request.path) ? (answered: PlainResponse) => answered : (answered: PlainResponse) => applyCors(request, answered)
+    if (isPromiseLike(response)) return response.then(decorate, (error: unknown) => decorate(errorResponse(error)))
+    return decorate(response)
   }
 
   return {
@@ -83,7 +83,7 @@ export function createApp(options: AppOptions = {}): App {
     allowedMethods,
     owns: (path) => underControl(path) || openApi?.owns(path) === true || underApi(path),
     async fetch(request, transport = {}) {
-      return toFetchResponse(await respond(toPlainRequest(request, simulator.bodyLimit, transport)))
+      return toFetchResponse(await respond(toPlainRequest(request, simulator.bodyLimit, transport)), request.method)
     },
   }
 }

@@ -4,14 +4,21 @@ import { readBearerToken } from '../core/bearer-token.ts'
 import { toEpochMilliseconds } from '../core/clock.ts'
 import { parseDuration } from '../core/duration.ts'
 import { bodyText, jsonResponse, type PlainRequest, type PlainResponse } from '../core/plain-http.ts'
+import { isJsonContentType } from '../core/request-parsing.ts'
 import type { SimulatorCore } from '../core/simulator-core.ts'
 
 /** The path under which the control endpoints live, outside the API prefix. */
 export const controlPath = '/__sim'
 
 export interface ControlOptions {
-  /** When set, every control request needs `Authorization: Bearer <adminToken>`. */
+  /**
+   * When set, every control request needs `Authorization: Bearer <adminToken>`,
+   * from any address. Without it, only loopback clients, sending to a loopback
+   * host name, are served.
+   */
   readonly adminToken?: string | undefined
+  /** Host names (no port) accepted in `Host` besides the loopback ones, when there is no admin token. */
+  readonly allowedHosts?: readonly string[] | undefined
 }
 
 interface ControlRoute {
@@ -91,7 +98,7 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
     methods: [...new Set(routes.map((route) => route.method))],
     routes: routes.map(({ method, path, name }) => ({ method, path, name })),
     respond(request) {
-      if (options.adminToken !== undefined) requireAdmin(request, options.adminToken)
+      guard(request, options)
       const path = request.path.slice(controlPath.length)
       const samePath = routes.filter((route) => route.path === path)
       const route = samePath.find((candidate) => candidate.method === request.method)
@@ -103,6 +110,71 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
       return route.resolve(request)
     },
   }
+}
+
+/**
+ * Who may use the control plane, checked on every request, however the app
+ * is served (counterfact's admin-api-middleware is the model):
+ *
+ * - never a page on another origin (`Origin` must be the simulator's own), so
+ *   no web page can drive a simulator on the developer's machine;
+ * - with an admin token, whoever has it; without one, loopback clients only,
+ *   and only under a loopback `Host` name or one the user allowed, which
+ *   shuts out DNS rebinding (a foreign name resolving to 127.0.0.1);
+ * - a state-changing request must be `application/json`, which no
+ *   CORS-simple request (form or `text/plain` POST) can be.
+ *
+ * MSW handlers in-process (`transport.local`) have no network client to check.
+ */
+function guard(request: PlainRequest, options: ControlOptions): void {
+  const origin = request.header('origin')
+  if (origin !== undefined && !isSameOrigin(origin, request.authority)) {
+    throw new ApiError('foreign_origin', `Control endpoints do not serve pages on other origins (Origin ${origin})`)
+  }
+  if (options.adminToken !== undefined) {
+    requireAdmin(request, options.adminToken)
+  } else if (request.transport.local !== true) {
+    if (!isLoopbackAddress(request.transport.clientAddress)) {
+      throw new ApiError('control_forbidden', 'Control endpoints serve loopback clients only, unless an admin token is configured')
+    }
+    const host = hostName(request.authority)
+    if (host === undefined || !(isLoopbackHostName(host) || options.allowedHosts?.includes(host) === true)) {
+      throw new ApiError('control_forbidden', `Control endpoints answer loopback host names only (got Host ${request.authority ?? 'none'}); allow others by name, or configure an admin token`)
+    }
+  }
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    const contentType = request.header('content-type')
+    if (contentType === undefined || !isJsonContentType(contentType)) {
+      throw new ApiError('unsupported_media_type', 'Control requests that change state must be sent as application/json')
+    }
+  }
+}
+
+function isSameOrigin(origin: string, authority: string | undefined): boolean {
+  try {
+    const url = new URL(origin)
+    return (url.protocol === 'http:' || url.protocol === 'https:') && authority !== undefined && url.host === authority.toLowerCase()
+  } catch {
+    return false
+  }
+}
+
+/** 127.0.0.0/8 and ::1, also IPv4-mapped. */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (address === undefined) return false
+  return address === '::1' || /^(?:::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/i.test(address)
+}
+
+/** `localhost` and its subdomains (RFC 6761), 127.x.y.z, and [::1]. */
+function isLoopbackHostName(host: string): boolean {
+  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+}
+
+/** The host name of a `Host` value, lower case, without its port. */
+function hostName(authority: string | undefined): string | undefined {
+  if (authority === undefined) return undefined
+  const match = /^(\[[\da-fA-F:.]+\]|[^:]+)(?::\d+)?$/.exec(authority.trim())
+  return match?.[1]?.toLowerCase()
 }
 
 function requireAdmin(request: PlainRequest, adminToken: string): void {

@@ -9,6 +9,7 @@ class FetchRequestView implements PlainRequest {
   readonly method: string
   readonly path: string
   readonly query: string
+  readonly authority: string
   readonly transport: TransportFacts
   readonly #request: Request
   readonly #bodyLimit: number
@@ -19,6 +20,7 @@ class FetchRequestView implements PlainRequest {
     this.method = request.method
     this.path = url.pathname
     this.query = url.search.slice(1)
+    this.authority = url.host
     this.transport = transport
     this.#request = request
     this.#bodyLimit = bodyLimit
@@ -45,7 +47,15 @@ export function toPlainRequest(request: Request, bodyLimit: number, transport: T
   return new FetchRequestView(request, bodyLimit, transport)
 }
 
-/** A plain response as a Fetch `Response`. */
-export function toFetchResponse(response: PlainResponse): Response {
-  return new Response(response.body ?? null, { status: response.status, headers: response.headers })
+/**
+ * A plain response as a Fetch `Response`. The answer to a HEAD has the GET's
+ * headers, its `Content-Length` included, and no body.
+ */
+export function toFetchResponse(response: PlainResponse, method?: string): Response {
+  if (method !== 'HEAD' || response.body === undefined) return new Response(response.body ?? null, { status: response.status, headers: response.headers })
+  const headers = { ...response.headers, 'Content-Length': String(utf8Encoder.encode(response.body).byteLength) }
+  return new Response(null, { status: response.status, headers })
 }
+
+// Stateless: encoding whole strings keeps no state between calls.
+const utf8Encoder = new TextEncoder()

@@ -45,6 +45,7 @@ export function createApiPipeline(state: SimulatorState, options: PipelineOption
     routeHeaders: Readonly<Record<string, string>> | undefined,
     result: OperationResult,
     started: number,
+    receivedAt: number,
   ): PlainResponse | Promise<PlainResponse> {
     // One header object, built once with every header.
     const headers = rateLimitHeaders(decision)
@@ -53,7 +54,7 @@ export function createApiPipeline(state: SimulatorState, options: PipelineOption
     const response = jsonResponse(result.body, result.status, headers)
     const record = (): PlainResponse => {
       const journalEntry = state.journal.record({
-        atMs: state.clock.now(),
+        atMs: receivedAt,
         method: request.method,
         path: request.query === '' ? request.path : `${request.path}?${request.query}`,
         status: response.status,
@@ -71,6 +72,9 @@ export function createApiPipeline(state: SimulatorState, options: PipelineOption
     table,
     respond(request, preMatched) {
       const started = performance.now()
+      // The clock is read before anything changes state, and not after the resolver: once an operation has
+      // committed (a pet stored), nothing left on the way to the response can fail.
+      const receivedAt = state.clock.now()
       const match = preMatched ?? table.match(request.method, request.path.slice(basePath.length))
       const caller = identifyCaller(state, request)
       const decision = state.limiter.consume(caller.bucket, caller.plan)
@@ -91,11 +95,11 @@ export function createApiPipeline(state: SimulatorState, options: PipelineOption
       }
       if (isPromiseLike(outcome)) {
         return outcome.then(
-          (result) => finish(request, operation, caller, decision, routeHeaders, result, started),
-          (error: unknown) => finish(request, operation, caller, decision, routeHeaders, errorResult(error), started),
+          (result) => finish(request, operation, caller, decision, routeHeaders, result, started, receivedAt),
+          (error: unknown) => finish(request, operation, caller, decision, routeHeaders, errorResult(error), started, receivedAt),
         )
       }
-      return finish(request, operation, caller, decision, routeHeaders, outcome, started)
+      return finish(request, operation, caller, decision, routeHeaders, outcome, started, receivedAt)
     },
   }
 }

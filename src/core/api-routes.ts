@@ -3,7 +3,6 @@ import type { ApiKey } from './api-keys.ts'
 import { deprecationHeaders } from './deprecation.ts'
 import { JsonText } from './json-text.ts'
 import type { PlainRequest } from './plain-http.ts'
-import { bodyText } from './plain-http.ts'
 import { parseListPetsQuery, parseNewPet, parsePetId } from './request-parsing.ts'
 import type { SimulatorState } from './simulator-state.ts'
 
@@ -23,7 +22,7 @@ export interface OperationResult {
   readonly headers?: Readonly<Record<string, string>>
 }
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
 /** One operation of the API. */
 export interface ApiRouteDefinition {
@@ -56,7 +55,7 @@ export const apiRoutes = [
     method: 'POST',
     path: '/pets',
     async resolve({ request, state }) {
-      const newPet = parseNewPet(bodyText(await request.readBody()), request.header('content-type') ?? null)
+      const newPet = parseNewPet(await request.readBody(), request.header('content-type'), request.header('content-encoding'))
       const pet = state.store.create(newPet)
       return { status: 201, body: pet, headers: { Location: `${state.basePath}/pets/${pet.id}` } }
     },

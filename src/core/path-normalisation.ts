@@ -1,20 +1,33 @@
 /**
- * Resolves a request path the way the WHATWG URL parser does (dot segments,
- * `%2e`, backslashes, characters it percent-encodes), so that the direct Node
- * lane, which gets the raw request target, sees the same path as the Fetch
- * lanes, which get `new URL(...).pathname`. A path made only of the
- * characters the parser keeps as they are, with no dot segment, is returned
- * unchanged without parsing (the common case, and the fast one).
+ * Resolves a request path the way the WHATWG URL parser does (backslashes,
+ * characters it percent-encodes), so that the direct Node lane, which gets
+ * the raw request target, sees the same path as the Fetch lanes, which get
+ * `new URL(...).pathname`. A path made only of the characters the parser
+ * keeps as they are is returned unchanged without parsing (the common case,
+ * and the fast one). A path with a dot segment is returned as it is, for the
+ * app to refuse ({@link hasDotSegment}).
  *
  * @example
- * normalizePath('/v1/./pets') // '/v1/pets'
  * normalizePath('/v1//pets') // '/v1//pets' (empty segments are kept, as by the URL parser)
+ * normalizePath('/v1/pets\\1') // '/v1/pets/1'
  */
 export function normalizePath(path: string): string {
-  if (!path.startsWith('/')) return path
-  if (!needsParsing.test(path)) return path
+  if (!path.startsWith('/') || !needsParsing.test(path) || hasDotSegment(path)) return path
   return new URL(path, 'http://petstore-sim.invalid').pathname
 }
 
-/** Any character outside what the URL parser leaves alone in a path, or a segment that is `.`/`..` in any spelling. */
-const needsParsing = /[^\w\-.~!$&'()*+,;=:@/%]|(?:^|\/)(?:\.|%2e)(?:\.|%2e)?(?:\/|$)/i
+/**
+ * Whether a raw path has a `.` or `..` segment, in any spelling the URL
+ * parser resolves (`%2e`, `%2E`, with `/` or `\` around it). The simulator
+ * refuses such paths (400) rather than resolving them: resolved, `/v1/../__sim/reset`
+ * is a control endpoint, so a proxy that forwards only `/v1/*` could not fence
+ * the control plane off. Fetch clients and browsers resolve dot segments
+ * before sending, so only hand-made requests carry them.
+ */
+export function hasDotSegment(path: string): boolean {
+  return dotSegment.test(path)
+}
+
+/** Any character outside what the URL parser leaves alone in a path. */
+const needsParsing = /[^\w\-.~!$&'()*+,;=:@/%]/
+const dotSegment = /(?:^|[/\\])(?:\.|%2e){1,2}(?:[/\\]|$)/i

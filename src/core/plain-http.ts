@@ -11,6 +11,8 @@ import type { RecordedRequest } from './request-journal.ts'
 export interface TransportFacts {
   /** The client's network address, when the transport knows it (Node: the socket's remote address). */
   readonly clientAddress?: string | undefined
+  /** The request never crossed a network: MSW handlers in-process (`setupServer`, `setupWorker`). */
+  readonly local?: boolean | undefined
 }
 
 /**
@@ -29,6 +31,8 @@ export interface PlainRequest {
   readonly path: string
   /** The query string without its `?`; empty when there is none. */
   readonly query: string
+  /** Where the request was sent: the `Host` header on a server, the URL's host and port on Fetch lanes. */
+  readonly authority: string | undefined
   /** A header by lower-case name; a repeated header's values joined with `, `, as Fetch's `Headers.get` joins them. */
   header(name: string): string | undefined
   /**

@@ -57,21 +57,20 @@ export function parsePetId(text: string): number {
 
 /**
  * Reads and validates a createPet body. The body must be JSON (`Content-Type`
- * absent or a JSON type) holding an object; every offending field is named.
+ * absent or a JSON type, in UTF-8), not content-coded, and hold an object;
+ * every offending field is named.
  *
  * @example
- * parseNewPet('{"name":"Rex","categoryId":1}', 'application/json') // { name: 'Rex', categoryId: 1 }
+ * parseNewPet(utf8('{"name":"Rex","categoryId":1}'), 'application/json') // { name: 'Rex', categoryId: 1 }
  */
-export function parseNewPet(bodyText: string, contentType: string | null): NewPet {
-  if (contentType !== null && !isJsonContentType(contentType)) {
-    throw new ApiError('unsupported_media_type', `The request body must be application/json (got ${contentType})`)
-  }
-  if (bodyText.trim().length === 0) {
+export function parseNewPet(body: Uint8Array, contentType: string | undefined, contentEncoding?: string): NewPet {
+  const text = readJsonText(body, contentType, contentEncoding)
+  if (text.trim().length === 0) {
     throw new ApiError('invalid_body', 'A JSON request body is required: {"name": string, "categoryId": integer, "status"?: PetStatus}')
   }
   let data: unknown
   try {
-    data = JSON.parse(bodyText)
+    data = JSON.parse(text)
   } catch (error) {
     throw new ApiError('invalid_body', `The request body is not valid JSON: ${(error as Error).message}`)
   }
@@ -85,6 +84,37 @@ export function parseNewPet(bodyText: string, contentType: string | null): NewPe
   }
   return result.data
 }
+
+/**
+ * The text of a JSON request body, strictly: a media type that is not JSON,
+ * a charset other than UTF-8 or a content coding the simulator does not
+ * decode is a 415 (RFC 9110 §15.5.16); bytes that are not UTF-8 are a 400
+ * naming the body, never silently replaced with U+FFFD.
+ */
+export function readJsonText(body: Uint8Array, contentType: string | undefined, contentEncoding: string | undefined): string {
+  if (contentEncoding !== undefined && contentEncoding.trim().toLowerCase() !== 'identity' && contentEncoding.trim() !== '') {
+    throw new ApiError('unsupported_content_encoding', `Content-Encoding ${contentEncoding} is not supported: send the body uncompressed`, {
+      'Accept-Encoding': 'identity',
+    })
+  }
+  if (contentType !== undefined) {
+    if (!isJsonContentType(contentType)) {
+      throw new ApiError('unsupported_media_type', `The request body must be application/json (got ${contentType})`)
+    }
+    const charset = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(contentType)?.[1]
+    if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
+      throw new ApiError('unsupported_media_type', `The request body must be UTF-8 JSON (got charset=${charset})`)
+    }
+  }
+  try {
+    return strictUtf8.decode(body)
+  } catch {
+    throw new ApiError('invalid_body', 'The request body is not valid UTF-8')
+  }
+}
+
+// `fatal`: invalid bytes throw instead of becoming U+FFFD. Stateless for whole buffers.
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
 
 /** `application/json`, or any `+json` type, with or without parameters. */
 export function isJsonContentType(contentType: string): boolean {

@@ -31,7 +31,7 @@ export interface RoutePath {
 export interface RouteTable {
   readonly routes: readonly CompiledRoute[]
   readonly paths: readonly RoutePath[]
-  /** Every method some route uses. */
+  /** Every method some route answers, HEAD included where GET is. */
   readonly methods: readonly HttpMethod[]
   /** Matches a method and a path under the base path (`/pets/5`; empty for the base path itself). */
   match(method: string, pathUnderBase: string): RouteMatch
@@ -60,21 +60,25 @@ export function compileRouteTable(definitions: readonly ApiRouteDefinition[], st
   const paths: RoutePath[] = []
   for (const route of routes) {
     if (paths.some((entry) => entry.path === route.definition.path)) continue
-    const allow = routes.filter((other) => other.definition.path === route.definition.path).map((other) => other.method)
-    paths.push({ path: route.definition.path, allow: allow.join(', ') })
+    const methods: string[] = routes.filter((other) => other.definition.path === route.definition.path).map((other) => other.method)
+    // HEAD wherever GET is (RFC 9110 §9.3.2): GET's status and headers, no body.
+    if (methods.includes('GET')) methods.splice(methods.indexOf('GET') + 1, 0, 'HEAD')
+    paths.push({ path: route.definition.path, allow: methods.join(', ') })
   }
   const allowByPath = new Map(paths.map((entry) => [entry.path, entry.allow]))
 
   return {
     routes,
     paths,
-    methods: [...new Set(routes.map((route) => route.method))],
+    methods: [...new Set(routes.flatMap((route): HttpMethod[] => (route.method === 'GET' ? ['GET', 'HEAD'] : [route.method])))],
     match(method, pathUnderBase) {
       const segments = splitPath(pathUnderBase)
+      // A HEAD is answered as the GET of the same path, counted like it; lanes send no body.
+      const routeMethod = method === 'HEAD' ? 'GET' : method
       let knownPath: CompiledRoute | undefined
       for (const route of routes) {
         if (!segmentsMatch(route.segments, segments, 0)) continue
-        if (route.method === method) return { kind: 'operation', route, params: readParams(route.segments, segments, 0) }
+        if (route.method === routeMethod) return { kind: 'operation', route, params: readParams(route.segments, segments, 0) }
         knownPath ??= route
       }
       return knownPath === undefined ? { kind: 'unknown-path' } : { kind: 'wrong-method', allow: allowByPath.get(knownPath.definition.path)! }

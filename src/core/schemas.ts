@@ -13,6 +13,8 @@ export const maxNameLength = 255
 export const PetNameSchema = z
   .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
   .refine((name) => name.trim().length > 0, 'must not be empty')
+  // No control characters (C0, DEL, C1): they have no place in a display name and break logs and terminals.
+  .refine((name) => !/[\u0000-\u001f\u007f-\u009f]/.test(name), 'must not contain control characters')
   // Counted in code points, as JSON Schema's maxLength counts them: an emoji is one character.
   .refine((name) => codePointLength(name) <= maxNameLength, `must be at most ${maxNameLength} characters`)
 

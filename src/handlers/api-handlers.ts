@@ -1,13 +1,16 @@
 import { http, type HttpHandler } from 'msw'
-import type { PlainResponse, TransportFacts } from '../core/plain-http.ts'
+import { ApiError } from '../core/api-error.ts'
+import { errorResponse, type TransportFacts } from '../core/plain-http.ts'
 import type { RouteMatch } from '../core/route-table.ts'
 import type { SimulatorCore } from '../core/simulator-core.ts'
 import { toFetchResponse, toPlainRequest } from '../app/fetch-lane.ts'
+import { urlPattern } from './url-patterns.ts'
 
 export interface ApiHandlerOptions {
   /**
    * What the transport knows of a request's client (its address), for lanes
-   * that run these handlers behind a server. In-process there is none.
+   * that run these handlers behind a server. In-process the request never
+   * crossed a network: `{ local: true }`.
    */
   readonly transportOf?: (request: Request) => TransportFacts
 }
@@ -15,40 +18,60 @@ export interface ApiHandlerOptions {
 /**
  * The MSW handlers of the Animal Store API, derived from the route table:
  * one per operation (so `server.use(http.get('*\/v1/pets', …))` overrides
- * exactly that operation), then 405 for other methods on known paths, then
- * 404 for any other path under the prefix. Each is a thin adapter: the Fetch
- * `Request` becomes a plain request, the simulator's pipeline answers it,
- * and its answer becomes a `Response`.
+ * exactly that operation), HEAD for each GET, then 405 for other methods on
+ * known paths. Each is a thin adapter: the Fetch `Request` becomes a plain
+ * request, the simulator's pipeline answers it, and its answer becomes a
+ * `Response`; anything thrown on the way becomes the spec's Error body.
+ *
+ * Paths match the base path exactly. With a path-only base URL (the default,
+ * any origin) a request that matches no path of the API is left unhandled,
+ * so msw's `onUnhandledRequest` policy applies to the other APIs an app
+ * calls (`https://api.stripe.com/v1/customers`). With a full base URL, the
+ * origin is the simulator's: other paths under the base path are the API's
+ * 404 (authenticated and counted, as on the server), and paths outside it a
+ * 404 that is neither.
  */
 export function createApiHandlers(simulator: SimulatorCore, options: ApiHandlerOptions = {}): HttpHandler[] {
-  const { pipeline, bodyLimit } = simulator
+  const { pipeline, bodyLimit, baseOrigin, basePath } = simulator
   const { table } = pipeline
-  const prefix = `${simulator.baseOrigin ?? '*'}${simulator.basePath}`
-  const transportOf = options.transportOf ?? (() => ({}))
+  const transportOf = options.transportOf ?? (() => inProcess)
   const unknownPath: RouteMatch = { kind: 'unknown-path' }
 
   const answer =
     (matchOf: (path: string) => RouteMatch) =>
     async ({ request }: { request: Request }): Promise<Response> => {
-      const plain = toPlainRequest(request, bodyLimit, transportOf(request))
-      const response: PlainResponse = await pipeline.respond(plain, matchOf(plain.path))
-      return toFetchResponse(response)
+      try {
+        const plain = toPlainRequest(request, bodyLimit, transportOf(request))
+        return toFetchResponse(await pipeline.respond(plain, matchOf(plain.path)), request.method)
+      } catch (error) {
+        // msw would answer a throw with its own 500 {name, message, stack}: the API answers with its Error body.
+        return toFetchResponse(errorResponse(error))
+      }
     }
+  const pattern = (path: string) => urlPattern(baseOrigin, `${basePath}${path}`)
 
   return [
-    ...table.routes.map((route) =>
-      http[lowerCase(route.method)](
-        `${prefix}${route.definition.path.replace(/\{(\w+)\}/g, ':$1')}`,
-        answer((path) => ({ kind: 'operation', route, params: table.paramsAtEnd(route, path) })),
-      ),
-    ),
-    ...table.paths.map(({ path, allow }) =>
-      http.all(`${prefix}${path.replace(/\{(\w+)\}/g, ':$1')}`, answer(() => ({ kind: 'wrong-method', allow }))),
-    ),
-    http.all(prefix, answer(() => unknownPath)),
-    http.all(`${prefix}/*`, answer(() => unknownPath)),
+    ...table.routes.flatMap((route) => {
+      const respond = answer((path) => ({ kind: 'operation', route, params: table.paramsAtEnd(route, path) }))
+      const handlers = [http[lowerCase(route.method)](pattern(route.definition.path), respond)]
+      if (route.method === 'GET') handlers.push(http.head(pattern(route.definition.path), respond))
+      return handlers
+    }),
+    ...table.paths.map(({ path, allow }) => http.all(pattern(path), answer(() => ({ kind: 'wrong-method', allow })))),
+    ...(baseOrigin === undefined
+      ? []
+      : [
+          http.all(urlPattern(baseOrigin, basePath, { subtree: true }), answer(() => unknownPath)),
+          // The rest of the API's origin, as the server answers it: a 404 outside the API, not counted.
+          http.all(urlPattern(baseOrigin, '', { subtree: true }), ({ request }) =>
+            toFetchResponse(errorResponse(new ApiError('route_not_found', `No route ${request.method} ${new URL(request.url).pathname}: the API is under ${basePath || '/'}`))),
+          ),
+        ]),
   ]
 }
+
+/** In-process, the request comes from the same process: no network, no client address. */
+const inProcess: TransportFacts = Object.freeze({ local: true })
 
 function lowerCase<Method extends string>(method: Method): Lowercase<Method> {
   return method.toLowerCase() as Lowercase<Method>

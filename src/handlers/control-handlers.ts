@@ -1,8 +1,9 @@
 import { http, type HttpHandler } from 'msw'
-import { errorResponse } from '../core/plain-http.ts'
+import { errorResponse, type TransportFacts } from '../core/plain-http.ts'
 import type { SimulatorCore } from '../core/simulator-core.ts'
 import { controlPath, createControlPlane, type ControlOptions } from '../app/control-plane.ts'
 import { toFetchResponse, toPlainRequest } from '../app/fetch-lane.ts'
+import { urlPattern } from './url-patterns.ts'
 
 /**
  * The control endpoints (`/__sim/*`) as MSW handlers, one per endpoint and a
@@ -12,10 +13,16 @@ import { toFetchResponse, toPlainRequest } from '../app/fetch-lane.ts'
  * @example
  * setupServer(...createControlHandlers(simulator), ...simulator.handlers)
  */
-export function createControlHandlers(simulator: SimulatorCore, options: ControlOptions = {}): HttpHandler[] {
+export function createControlHandlers(
+  simulator: SimulatorCore,
+  options: ControlOptions = {},
+  lane: { readonly transportOf?: (request: Request) => TransportFacts } = {},
+): HttpHandler[] {
   const control = createControlPlane(simulator, options)
+  // In-process the request comes from the same process; a server's msw lane passes the client's facts.
+  const transportOf = lane.transportOf ?? (() => ({ local: true }))
   const answer = async ({ request }: { request: Request }): Promise<Response> => {
-    const plain = toPlainRequest(request, simulator.bodyLimit)
+    const plain = toPlainRequest(request, simulator.bodyLimit, transportOf(request))
     try {
       return toFetchResponse(await control.respond(plain))
     } catch (error) {
@@ -23,7 +30,7 @@ export function createControlHandlers(simulator: SimulatorCore, options: Control
     }
   }
   return [
-    ...control.routes.map((route) => http[route.method === 'GET' ? 'get' : 'post'](`*${controlPath}${route.path}`, answer)),
-    http.all(`*${controlPath}/*`, answer),
+    ...control.routes.map((route) => http[route.method === 'GET' ? 'get' : 'post'](urlPattern(undefined, `${controlPath}${route.path}`), answer)),
+    http.all(urlPattern(undefined, controlPath, { subtree: true }), answer),
   ]
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ApiError } from '../core/api-error.ts'
+import { hasDotSegment } from '../core/path-normalisation.ts'
 import { readBody } from './incoming-request.ts'
 
 /**
@@ -13,6 +14,7 @@ export async function toFetchRequest(incoming: IncomingMessage, bodyLimit: numbe
   if (!target.startsWith('/')) {
     throw new ApiError('bad_request', `The request target must be a path (got ${JSON.stringify(target.slice(0, 100))})`)
   }
+  if (hasDotSegment(target.split('?', 1)[0]!)) throw new ApiError('bad_request', 'The path has a dot segment (. or ..): send it resolved')
   const method = incoming.method ?? 'GET'
   const body = method !== 'GET' && method !== 'HEAD' ? await readBody(incoming, bodyLimit) : undefined
   try {
@@ -39,7 +41,8 @@ export async function sendFetchResponse(outgoing: ServerResponse, response: Resp
   })
   const cookies = response.headers.getSetCookie()
   if (cookies.length > 0) headers['set-cookie'] = cookies
-  if (response.status !== 204 && response.status !== 304) headers['content-length'] = body?.length ?? 0
+  // A HEAD's answer carries the GET's Content-Length and no body.
+  if (response.status !== 204 && response.status !== 304 && !(method === 'HEAD' && headers['content-length'] !== undefined)) headers['content-length'] = body?.length ?? 0
   outgoing.writeHead(response.status, headers)
   outgoing.end(method === 'HEAD' ? undefined : body)
 }

@@ -31,6 +31,10 @@ class IncomingRequestView implements PlainRequest {
     this.#bodyLimit = bodyLimit
   }
 
+  get authority(): string | undefined {
+    return this.header('host')
+  }
+
   header(name: string): string | undefined {
     return readRawHeader(this.#incoming.rawHeaders, name)
   }

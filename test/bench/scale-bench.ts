@@ -27,6 +27,7 @@ function plainGet(path: string, query: string): PlainRequest {
     method: 'GET',
     path,
     query,
+    authority: 'scale.test',
     header: (name) => (name === 'authorization' ? `Bearer ${key}` : undefined),
     readBody: async () => new Uint8Array(),
     transport: {},

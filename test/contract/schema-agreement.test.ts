@@ -23,6 +23,8 @@ const nameValue = fc.oneof(
   fc.string({ unit: 'grapheme', minLength: 250, maxLength: 260 }),
   fc.string({ unit: 'binary', maxLength: 300 }),
   fc.constantFrom('', ' ', '\t\n', '\u00a0', 'Rex', 'x'.repeat(255), 'x'.repeat(256), '🐶'.repeat(255), '🐶'.repeat(256)),
+  // Control characters (C0, DEL, C1) around an otherwise good name, and the line separators that are not controls.
+  fc.constantFrom('\u0000', '\u001f', '\u007f', '\u0080', '\u009f', '\t', '\u2028').chain((control) => fc.constantFrom(`Rex${control}`, `${control}Rex`, `R${control}ex`)),
   fc.jsonValue(),
 )
 const integerValue = fc.oneof(

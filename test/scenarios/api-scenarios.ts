@@ -369,16 +369,86 @@ export function defineApiScenarios(target: () => ApiTarget): void {
     })
   })
 
+  describe('HEAD on the GET operations', () => {
+    it.each(['/pets?limit=3', '/pets/2'])('answers HEAD %s with the GET\'s status and headers, no body, counted like the GET', async (path) => {
+      const get = await call('GET', path)
+      const head = await call('HEAD', path)
+      expect(head.status).toBe(200)
+      expect(head.body).toBe('')
+      expect(head.headers.get('content-type')).toBe('application/json')
+      // The length of the body a GET would have sent (the simulator's JSON has no white space).
+      expect(head.headers.get('content-length')).toBe(String(new TextEncoder().encode(JSON.stringify(get.body)).byteLength))
+      expect(rateLimitHeaders(head).remaining).toBe(rateLimitHeaders(get).remaining - 1)
+      expect(head.headers.get('deprecation')).toBe(get.headers.get('deprecation'))
+    })
+
+    it('lists HEAD in a 405\'s Allow', async () => {
+      expect((await call('DELETE', '/pets/1')).headers.get('allow')).toBe('GET, HEAD')
+    })
+  })
+
+  describe('only the real base path is the API', () => {
+    it.each(['/foo/bar/v1/pets', '/__sim/v1/pets', '//evil.com/v1/pets', '/x/v1/pets/1'])('answers %s with a 404 outside the API', async (path) => {
+      const origin = new URL(target().apiUrl).origin
+      const response = await target().fetch(`${origin}${path}`, { headers: { authorization: `Bearer ${testKeys.pro}` } })
+      expect(response.status).toBe(404)
+      const body = await response.json()
+      expect(body).toMatchObject({ code: 'route_not_found', status: 404 })
+      // Outside the API: not counted, no rate-limit headers.
+      expect(response.headers.get('x-ratelimit-remaining')).toBeNull()
+    })
+  })
+
+  describe('strict request bodies', () => {
+    const post = (body: BodyInit, headers: Record<string, string>) =>
+      target().fetch(`${target().apiUrl}/pets`, { method: 'POST', headers: { authorization: `Bearer ${testKeys.pro}`, ...headers }, body })
+
+    it('refuses bytes that are not UTF-8 with 400 naming the body, and stores nothing', async () => {
+      const bytes = new Uint8Array([...new TextEncoder().encode('{"name":"caf'), 0xe9, ...new TextEncoder().encode('","categoryId":1}')])
+      const response = await post(bytes, { 'content-type': 'application/json' })
+      expect(response.status).toBe(400)
+      const body = await response.json()
+      expect(body).toMatchObject({ code: 'invalid_body', status: 400 })
+      expect(body.message).toContain('UTF-8')
+      expect((await call('GET', '/pets?limit=100')).body).toHaveLength(scenarioPetCount)
+    })
+
+    it.each(['latin1', 'ISO-8859-1', 'utf-16'])('refuses charset=%s with 415', async (charset) => {
+      const response = await post('{"name":"caf\u00e9","categoryId":1}', { 'content-type': `application/json; charset=${charset}` })
+      expect(response.status).toBe(415)
+      expect(await response.json()).toMatchObject({ code: 'unsupported_media_type', status: 415 })
+    })
+
+    it.each(['utf-8', 'UTF-8', '"utf-8"', 'utf8'])('accepts charset=%s', async (charset) => {
+      const response = await post('{"name":"Caf\u00e9","categoryId":1}', { 'content-type': `application/json; charset=${charset}` })
+      expect(response.status).toBe(201)
+      expect((await response.json()).name).toBe('Café')
+    })
+
+    it.each(['gzip', 'br', 'deflate'])('refuses Content-Encoding: %s with 415 and Accept-Encoding: identity', async (coding) => {
+      const response = await post('{"name":"Rex","categoryId":1}', { 'content-type': 'application/json', 'content-encoding': coding })
+      expect(response.status).toBe(415)
+      expect(response.headers.get('accept-encoding')).toBe('identity')
+      expect(await response.json()).toMatchObject({ code: 'unsupported_content_encoding', status: 415 })
+    })
+
+    it.each([['a NUL', 'Rex\u0000'], ['a tab', 'Rex\tthe dog'], ['a C1 control', '\u0085Rex'], ['DEL', 'Rex\u007f']])('refuses a name with %s', async (_case, name) => {
+      const response = await call('POST', '/pets', { body: { name, categoryId: 1 } })
+      expectError(response, 400, 'invalid_body')
+      expect(response.body.message).toContain('control characters')
+    })
+  })
+
   describe('routing and the Error body', () => {
     it.each([
       ['GET', '/nope', 404, 'route_not_found', null],
       ['GET', '', 404, 'route_not_found', null],
       ['GET', '/pets/1/toys', 404, 'route_not_found', null],
-      ['DELETE', '/pets', 405, 'method_not_allowed', 'GET, POST'],
-      ['PUT', '/pets', 405, 'method_not_allowed', 'GET, POST'],
-      ['DELETE', '/pets/1', 405, 'method_not_allowed', 'GET'],
-      ['POST', '/pets/1', 405, 'method_not_allowed', 'GET'],
-      ['POST', '/store/orders', 405, 'method_not_allowed', 'GET'],
+      ['DELETE', '/pets', 405, 'method_not_allowed', 'GET, HEAD, POST'],
+      ['PUT', '/pets', 405, 'method_not_allowed', 'GET, HEAD, POST'],
+      ['DELETE', '/pets/1', 405, 'method_not_allowed', 'GET, HEAD'],
+      ['POST', '/pets/1', 405, 'method_not_allowed', 'GET, HEAD'],
+      ['POST', '/store/orders', 405, 'method_not_allowed', 'GET, HEAD'],
       ['GET', '/store/orders', 501, 'not_implemented', null],
     ] as const)('%s %s -> %i %s', async (method, path, status, code, allow) => {
       const response = await call(method, path)

@@ -7,7 +7,7 @@ export function startAppTarget(): ApiTarget & { close(): void } {
   const manualClock = createManualClock(scenarioStart)
   const app = createApp({ seed: scenarioSeed, pets: scenarioPetCount, keys: testKeySpec, clock: manualClock })
   return {
-    apiUrl: `http://app.test${app.simulator.basePath}`,
+    apiUrl: `http://localhost:4010${app.simulator.basePath}`,
     fetch: (input, init) => app.fetch(new Request(input, init), { clientAddress: '127.0.0.1' }),
     async reset() {
       app.simulator.reset()

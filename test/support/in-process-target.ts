@@ -12,7 +12,9 @@ export const inProcessOrigin = 'http://petstore.test'
  */
 export function startInProcessTarget(options: SimulatorOptions = {}): ApiTarget & { simulator: Simulator; close(): void } {
   const manualClock = createManualClock(scenarioStart)
-  const simulator = createSimulator({ seed: scenarioSeed, pets: scenarioPetCount, keys: testKeySpec, clock: manualClock, ...options })
+  // A full base URL: unknown paths on that origin are the simulator's 404s, as on a server (with a path-only
+  // base they would be left to msw's onUnhandledRequest, as other APIs' requests are).
+  const simulator = createSimulator({ seed: scenarioSeed, pets: scenarioPetCount, keys: testKeySpec, clock: manualClock, baseUrl: `${inProcessOrigin}/v1`, ...options })
   const server = setupServer(...simulator.handlers)
   server.listen({ onUnhandledFrame: 'error' })
   return {
