@@ -37,6 +37,8 @@ export interface BrowserWeight {
   readonly withSimulator: BundleSize
   /** What petstore-sim adds to the gzipped bundle. */
   readonly addedGzipBytes: number
+  /** How much of that is zod: the page with petstore-sim, gzipped, minus the same page built without zod. */
+  readonly zodGzipBytes: number
 }
 
 /** Builds both pages (the package must be built: `dist/lib`). */
@@ -47,13 +49,19 @@ export async function measureBrowserWeight(): Promise<BrowserWeight> {
   try {
     const mswOnly = await buildPage(workDir, 'msw-only', mswOnlyPage)
     const withSimulator = await buildPage(workDir, 'with-simulator', withSimulatorPage)
-    return { mswOnly, withSimulator, addedGzipBytes: withSimulator.gzipBytes - mswOnly.gzipBytes }
+    const withoutZod = await buildPage(workDir, 'without-zod', withSimulatorPage, ['zod'])
+    return {
+      mswOnly,
+      withSimulator,
+      addedGzipBytes: withSimulator.gzipBytes - mswOnly.gzipBytes,
+      zodGzipBytes: withSimulator.gzipBytes - withoutZod.gzipBytes,
+    }
   } finally {
     rmSync(workDir, { recursive: true, force: true })
   }
 }
 
-async function buildPage(workDir: string, name: string, source: string): Promise<BundleSize> {
+async function buildPage(workDir: string, name: string, source: string, external: string[] = []): Promise<BundleSize> {
   const entry = join(workDir, `${name}.js`)
   writeFileSync(entry, source)
   const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
@@ -63,7 +71,7 @@ async function buildPage(workDir: string, name: string, source: string): Promise
     logLevel: 'silent',
     // The browser entry of the built package, as exports["."].browser names it for bundlers.
     resolve: { alias: { 'petstore-sim': join(root, packageJson.exports['.'].browser) } },
-    build: { write: false, target: 'es2022', modulePreload: false, rolldownOptions: { input: entry } },
+    build: { write: false, target: 'es2022', modulePreload: false, rolldownOptions: { input: entry, external } },
   })) as Rolldown.RolldownOutput
   const chunks = output.output.filter((item): item is Rolldown.OutputChunk => item.type === 'chunk')
   const byPackage = new Map<string, number>()
