@@ -1,11 +1,17 @@
-// README recipe: a Playwright test resetting the simulator between tests (type-checked).
-import { expect, test } from '@playwright/test'
+// README recipe: a Playwright spec whose app talks to its worker's own simulator.
+// (In the README it imports `test` from './fixtures.ts'; here the stand-in app adds itself to it.)
+import { expect, test } from './playwright-demo-app.ts'
 
-test.beforeEach(async ({ request }) => {
-  await request.post('http://127.0.0.1:4010/__sim/reset')
-})
+// Several tests change the catalogue at once, in parallel workers: each sees only its own simulator.
+test.describe.configure({ mode: 'parallel' })
 
-test('shows the catalogue', async ({ page }) => {
-  await page.goto('/')
-  await expect(page.getByRole('listitem')).toHaveCount(20)
-})
+for (const round of [1, 2, 3, 4]) {
+  test(`adds a pet to a fresh catalogue (${round})`, async ({ page, petstore }) => {
+    await page.goto(`/?api=${encodeURIComponent(petstore.apiUrl)}`) // tell your app where this worker's API is
+    await expect(page.getByRole('listitem')).toHaveCount(50)
+    await page.getByRole('button', { name: 'Add Rex' }).click()
+    await expect(page.getByRole('listitem')).toHaveCount(51)
+    await expect(page.getByRole('listitem').last()).toHaveText('51 Rex')
+    await expect(page.locator('#quota')).toHaveText('297 requests left') // list, create, list: this test's requests only
+  })
+}

@@ -1,12 +1,20 @@
-// README recipe: Playwright end-to-end tests against the standalone simulator (type-checked).
+// README recipe: Playwright with one simulator per worker (see playwright-fixtures.ts).
+// Run by playwright.test.ts with 2 workers, in Debian's Chromium (nothing downloads a browser).
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from '@playwright/test'
 
 export default defineConfig({
-  webServer: {
-    command: 'npx petstore-sim --port 4010 --log silent',
-    url: 'http://127.0.0.1:4010/__sim/health', // ready when this answers 200
-    reuseExistingServer: !process.env.CI,
-    gracefulShutdown: { signal: 'SIGTERM', timeout: 5000 },
+  testDir: '.',
+  testMatch: '*.e2e.ts',
+  fullyParallel: true,
+  outputDir: fileURLToPath(new URL('../../test-output/playwright', import.meta.url)),
+  use: {
+    browserName: 'chromium',
+    headless: true,
+    launchOptions: {
+      // In this repository only: Debian's Chromium instead of a browser downloaded by `npx playwright install`.
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    },
   },
-  use: { baseURL: 'http://127.0.0.1:5173' }, // your app, configured to call http://127.0.0.1:4010/v1
 })

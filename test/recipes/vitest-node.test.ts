@@ -1,10 +1,11 @@
 // README recipe: Vitest in Node. Imports the package by its name, as a user would.
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
-import { createSimulator } from 'petstore-sim'
+import { createManualClock, createSimulator } from 'petstore-sim'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 
-const simulator = createSimulator({ seed: 42 })
+// Time stands still unless a test moves it: see the README.
+const simulator = createSimulator({ seed: 42, clock: createManualClock('2030-01-01T00:00:00Z') })
 const server = setupServer(...simulator.handlers)
 
 beforeAll(() => server.listen({ onUnhandledFrame: 'error' }))
@@ -20,6 +21,7 @@ it('lists pets', async () => {
   })
   expect(response.status).toBe(200)
   expect(response.headers.get('X-RateLimit-Remaining')).toBe('299')
+  expect(response.headers.get('X-RateLimit-Reset')).toBe('1893456060') // 2030-01-01T00:01:00Z, in every run
   expect(await response.json()).toHaveLength(5)
 })
 
