@@ -12,6 +12,6 @@ import { existsSync } from 'node:fs'
 import module from 'node:module'
 
 module.enableCompileCache?.()
-const compiled = new URL('../dist/cli/run-cli.js', import.meta.url)
+const compiled = new URL('../dist/lib/cli.js', import.meta.url)
 const { runCli } = await import(existsSync(compiled) ? compiled.href : new URL('../src/cli/run-cli.ts', import.meta.url).href)
 await runCli(process.argv.slice(2))

@@ -1,3 +1,4 @@
+import { publicSchemas } from './core/schemas.ts'
 export { createSimulator, demoKeySpec, resolveBaseUrl, type Simulator, type SimulatorOptions } from './simulator.ts'
 export { createSimulatorCore, type SimulatorCore } from './core/simulator-core.ts'
 export { defaults } from './core/defaults.ts'
@@ -17,17 +18,10 @@ export { defaultLimit, maxLimit, minLimit } from './core/request-parsing.ts'
 export { apiRoutes, type ApiRouteDefinition, type OperationName } from './core/api-routes.ts'
 export type { PlainRequest, PlainResponse, TransportFacts } from './core/plain-http.ts'
 export type { Latency } from './core/simulator-state.ts'
-export {
-  ErrorBodySchema,
-  NewPetSchema,
-  PetSchema,
-  PetsSchema,
-  PetStatusSchema,
-  petStatuses,
-  type NewPet,
-  type Pet,
-  type PetStatus,
-} from './core/schemas.ts'
+export { petStatuses, type NewPet, type Pet, type PetStatus } from './core/pet-types.ts'
+export type { StandardSchemaV1 } from './core/standard-schema.ts'
+/** Standard Schemas (https://standardschema.dev) of the API's bodies, the ones the simulator validates with. */
+export const { ErrorBodySchema, NewPetSchema, PetSchema, PetsSchema, PetStatusSchema } = publicSchemas
 export { createApp, type App, type AppOptions } from './app/app.ts'
 export { controlPath, type ControlOptions } from './app/control-plane.ts'
 export { exposedHeaders } from './app/cors.ts'

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createManualClock } from '../src/core/clock.ts'
 import { petCategories } from '../src/core/catalogue.ts'
 import { createApp } from '../src/app/app.ts'
-import type { Pet } from '../src/core/schemas.ts'
+import type { Pet } from '../src/core/pet-types.ts'
 import { createSimulator, type SimulatorOptions } from '../src/simulator.ts'
 import { checkedFetch } from './support/checked-fetch.ts'
 

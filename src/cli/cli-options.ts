@@ -2,7 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander'
 import packageJson from '../../package.json' with { type: 'json' }
 import { parseDuration } from '../core/duration.ts'
 import { parsePlan } from '../core/plans.ts'
-import { petStatuses, type PetStatus } from '../core/schemas.ts'
+import { petStatuses, type PetStatus } from '../core/pet-types.ts'
 import { defaults } from '../core/defaults.ts'
 import type { Latency } from '../core/simulator-state.ts'
 import { engines, type Engine } from '../node/engine.ts'

@@ -1,4 +1,4 @@
-import type { PetStatus } from './schemas.ts'
+import type { PetStatus } from './pet-types.ts'
 
 /**
  * The categories the seeded catalogue uses. The spec only shows category

@@ -1,12 +1,12 @@
 import * as z from 'zod'
-import { describeIssues, NewPetSchema, type Pet, type PetStatus } from './schemas.ts'
+import type { Pet, PetStatus } from './pet-types.ts'
+import { describeIssues, NewPetSchema } from './schemas.ts'
 
 /** A pet given as data: like a created pet, with an optional `id` and no unknown fields. */
-export const FixturePetSchema = z.strictObject({
+const FixturePetSchema = z.strictObject({
   ...NewPetSchema.shape,
   id: z.int({ error: 'must be a positive integer' }).min(1, 'must be a positive integer').optional(),
 })
-export type FixturePet = z.infer<typeof FixturePetSchema>
 
 /**
  * Validates pets given as data and gives them ids: an entry without an `id`

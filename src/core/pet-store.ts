@@ -1,4 +1,4 @@
-import { petStatuses, type NewPet, type Pet, type PetStatus } from './schemas.ts'
+import { petStatuses, type NewPet, type Pet, type PetStatus } from './pet-types.ts'
 
 /** What listPets asks the store for. */
 export interface PetQuery {

@@ -1,6 +1,7 @@
 import { ApiError } from './api-error.ts'
 import type { PetQuery } from './pet-store.ts'
-import { describeIssues, NewPetSchema, petStatuses, PetStatusSchema, type NewPet } from './schemas.ts'
+import { petStatuses, type NewPet } from './pet-types.ts'
+import { describeIssues, NewPetSchema, PetStatusSchema } from './schemas.ts'
 
 export const defaultLimit = 20
 export const minLimit = 1

@@ -1,11 +1,11 @@
 import * as z from 'zod'
+import { petStatuses, type NewPet, type Pet, type PetStatus } from './pet-types.ts'
+import type { StandardSchemaV1 } from './standard-schema.ts'
 
 /** The spec's PetStatus enumeration. Matching is exact: `Available` is not a status. */
-export const petStatuses = ['available', 'pending', 'sold'] as const
 export const PetStatusSchema = z.enum(petStatuses, {
   error: (issue) => `must be one of ${petStatuses.join(', ')} (got ${JSON.stringify(issue.input) ?? 'nothing'})`,
 })
-export type PetStatus = z.infer<typeof PetStatusSchema>
 
 /** The longest pet name accepted (the spec is silent; see the README). */
 export const maxNameLength = 255
@@ -35,15 +35,12 @@ export const NewPetSchema = z.object({
   categoryId: CategoryIdSchema,
   status: PetStatusSchema.optional(),
 })
-export type NewPet = z.infer<typeof NewPetSchema>
 
 /** A pet as the spec describes it: a NewPet with an `id`. */
 export const PetSchema = NewPetSchema.extend({
   id: z.int({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be an integer') }).min(1, 'must be at least 1'),
 })
 
-/** A pet as the simulator returns it: `status` is always filled in. */
-export type Pet = z.infer<typeof PetSchema> & { status: PetStatus }
 
 export const PetsSchema = z.array(PetSchema)
 
@@ -72,3 +69,25 @@ export function describeIssues(error: z.ZodError): string {
   }
   return [...byField].map(([field, message]) => `${field}: ${message}`).join('; ')
 }
+
+/**
+ * The schemas as the package exports them: Standard Schemas of the API's
+ * types, so that the package's type declarations do not depend on zod (which
+ * is bundled, once). The checks below fail to compile if the zod schemas and
+ * the declared types (`pet-types.ts`) ever disagree.
+ */
+export const publicSchemas = {
+  PetStatusSchema: PetStatusSchema as StandardSchemaV1<unknown, PetStatus>,
+  NewPetSchema: NewPetSchema as StandardSchemaV1<unknown, NewPet>,
+  PetSchema: PetSchema as StandardSchemaV1<unknown, Omit<Pet, 'status'> & { status?: PetStatus | undefined }>,
+  PetsSchema: PetsSchema as StandardSchemaV1<unknown, Array<Omit<Pet, 'status'> & { status?: PetStatus | undefined }>>,
+  ErrorBodySchema: ErrorBodySchema as StandardSchemaV1<unknown, { code: string; message: string; status: number }>,
+}
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+type Holds<Condition extends true> = Condition
+export type SchemaAgreement = [
+  Holds<Same<z.infer<typeof PetStatusSchema>, PetStatus>>,
+  Holds<Same<z.infer<typeof NewPetSchema>, { name: string; categoryId: number; status?: PetStatus | undefined }>>,
+  Holds<Same<z.infer<typeof PetSchema> & { status: PetStatus }, { name: string; categoryId: number; status: PetStatus; id: number }>>,
+]

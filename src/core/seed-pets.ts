@@ -1,6 +1,6 @@
 import { petCategories, statusWeights } from './catalogue.ts'
 import { petNames } from './pet-names.ts'
-import type { Pet, PetStatus } from './schemas.ts'
+import type { Pet, PetStatus } from './pet-types.ts'
 
 /** The seed used when none is given, so every run is reproducible. */
 export const defaultSeed = 20301205

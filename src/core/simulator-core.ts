@@ -9,7 +9,7 @@ import { parseFixturePets } from './fixture-pets.ts'
 import { createPetStore, type PetStore } from './pet-store.ts'
 import { createRateLimiter, type BanPolicy, type RateLimiter } from './rate-limiter.ts'
 import { createRequestJournal, type RequestJournal } from './request-journal.ts'
-import type { PetStatus } from './schemas.ts'
+import type { PetStatus } from './pet-types.ts'
 import { generatePets } from './seed-pets.ts'
 import type { Latency, SimulatorState } from './simulator-state.ts'
 

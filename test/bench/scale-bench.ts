@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { createApp } from '../../src/app/app.ts'
 import type { PlainRequest } from '../../src/core/plain-http.ts'
-import type { Pet } from '../../src/core/schemas.ts'
+import type { Pet } from '../../src/core/pet-types.ts'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const key = 'scale-key'

@@ -12,9 +12,11 @@ export const test = base.extend<{ petstore: RunningServer }, { petstoreServer: R
     },
     { scope: 'worker' },
   ],
-  // Every test starts from the initial catalogue, with no requests counted.
+  // Every test starts from the initial catalogue, with no requests counted, on a frozen clock: a test that
+  // counts requests must not see the UTC minute turn (and its quota come back) half-way through.
   petstore: async ({ petstoreServer }, use) => {
     petstoreServer.simulator.reset()
+    petstoreServer.simulator.clock.freeze()
     await use(petstoreServer)
   },
 })

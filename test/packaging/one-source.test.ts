@@ -1,0 +1,48 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+const root = fileURLToPath(new URL('../../', import.meta.url))
+const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+
+/** The code of a file without its comments (examples in JSDoc name the package's own entries). */
+function withoutComments(source: string): string {
+  return source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '')
+}
+
+/** Every bare specifier a file imports (static or dynamic). */
+function bareImports(source: string): string[] {
+  return [...withoutComments(source).matchAll(/\bfrom\s*["']([^"'.][^"']*)["']|\bimport\s*\(\s*["']([^"'.][^"']*)["']\s*\)|\bimport\s*["']([^"'.][^"']*)["']/g)]
+    .map((match) => match[1] ?? match[2] ?? match[3]!)
+    .filter((specifier) => !specifier.startsWith('node:'))
+}
+
+describe('one source of each dependency', () => {
+  it('bundles zod, commander and yaml once into dist, so the package depends on msw (its peer) alone', () => {
+    expect(packageJson.dependencies ?? {}).toEqual({})
+    expect(Object.keys(packageJson.peerDependencies)).toEqual(['msw'])
+    const files = readdirSync(join(root, 'dist/lib'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js'))
+    const imported = new Set(files.flatMap((file) => bareImports(readFileSync(join(root, 'dist/lib', file), 'utf8'))))
+    expect([...imported].filter((specifier) => !/^msw(\/|$)/.test(specifier))).toEqual([])
+  })
+
+  it('publishes type declarations that need no package but msw (the schemas are Standard Schemas, not zod types)', () => {
+    const pending = [packageJson.exports['.'].types, packageJson.exports['./node'].types].map((path: string) => resolve(root, path))
+    const seen = new Set<string>()
+    const external = new Set<string>()
+    while (pending.length > 0) {
+      const file = pending.pop()!
+      if (seen.has(file)) continue
+      seen.add(file)
+      const source = withoutComments(readFileSync(file, 'utf8'))
+      for (const match of source.matchAll(/\bfrom\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g)) {
+        const specifier = match[1] ?? match[2]!
+        if (specifier.startsWith('.')) pending.push(resolve(dirname(file), specifier.replace(/\.ts$/, '.d.ts').replace(/\.js$/, '.d.ts')))
+        else external.add(specifier)
+      }
+    }
+    expect(seen.size).toBeGreaterThan(10)
+    expect([...external].filter((specifier) => !/^(msw(\/|$)|node:)/.test(specifier))).toEqual([])
+  })
+})
