@@ -50,4 +50,10 @@ export const defaults = Object.freeze({
    * pipeline; benchmark tools that do use depths of 1-10.
    */
   maxPipelinedRequests: 16,
+  /**
+   * Bytes of request bodies a Node server holds in memory at once; past it a
+   * body waits, unread, for its turn (TCP holds its client back). 32 MiB: 32
+   * bodies at the 1 MiB limit, or some 300,000 ordinary createPet bodies.
+   */
+  maxBufferedBodyBytes: 32 * 1024 * 1024,
 })

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ApiError } from '../core/api-error.ts'
+import type { BodyBudget } from './body-budget.ts'
 import { readBody } from './incoming-request.ts'
 
 /**
@@ -8,13 +9,13 @@ import { readBody } from './incoming-request.ts'
  * the limit (413 past it, from {@link readBody}). A request Node could
  * parse but Fetch cannot represent is a 400 `bad_request`.
  */
-export async function toFetchRequest(incoming: IncomingMessage, bodyLimit: number): Promise<Request> {
+export async function toFetchRequest(incoming: IncomingMessage, bodyLimit: number, budget?: BodyBudget): Promise<Request> {
   const target = incoming.url ?? ''
   if (!target.startsWith('/')) {
     throw new ApiError('bad_request', `The request target must be a path (got ${JSON.stringify(target.slice(0, 100))})`)
   }
   const method = incoming.method ?? 'GET'
-  const body = method !== 'GET' && method !== 'HEAD' ? await readBody(incoming, bodyLimit) : undefined
+  const body = method !== 'GET' && method !== 'HEAD' ? await readBody(incoming, bodyLimit, budget) : undefined
   try {
     // The raw name/value pairs go to Request as they are: one conversion, no intermediate Headers.
     const raw = incoming.rawHeaders

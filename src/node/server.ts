@@ -8,6 +8,7 @@ import { errorResponse, isPromiseLike, type PlainResponse } from '../core/plain-
 import { applyCors } from '../app/cors.ts'
 import type { SimulatorCore } from '../core/simulator-core.ts'
 import type { FetchLane } from '../handlers/msw-lane.ts'
+import { BodyBudget } from './body-budget.ts'
 import { ConnectionGuard } from './connection-guard.ts'
 import type { Engine } from './engine.ts'
 import { toFetchRequest, sendFetchResponse } from './fetch-bridge.ts'
@@ -48,6 +49,11 @@ export interface ListenerOptions {
    * and the simulator's MSW handlers, for comparison and as a fallback. Loads msw.
    */
   readonly engine?: Engine
+  /**
+   * Bytes of request bodies held in memory at once, across all connections;
+   * a body past it waits, unread, for its turn. Default 32 MiB.
+   */
+  readonly maxBufferedBodyBytes?: number
 }
 
 type NodeListener = (incoming: IncomingMessage, outgoing: ServerResponse) => void
@@ -67,6 +73,7 @@ export function createRequestListener(options: ListenerOptions = {}): NodeListen
   const app = options.app ?? createApp()
   const log = loggerFor(options.log ?? defaults.libraryLog)
   const { bodyLimit } = app.simulator
+  const budget = new BodyBudget(options.maxBufferedBodyBytes ?? defaults.maxBufferedBodyBytes)
   const useMsw = (options.handlers !== undefined && options.handlers.length > 0) || options.engine === 'msw'
   // msw is imported only for these lanes, and the import starts now: `ready` says when it is done.
   const lane = useMsw ? loadMswLane(app, options) : undefined
@@ -85,13 +92,13 @@ export function createRequestListener(options: ListenerOptions = {}): NodeListen
       ? (incoming, outgoing) => {
           const started = log === undefined ? 0 : performance.now()
           // The app turns every error into a response, so `respond` neither throws nor rejects.
-          const response = app.respond(fromIncomingMessage(incoming, bodyLimit))
+          const response = app.respond(fromIncomingMessage(incoming, bodyLimit, budget))
           if (isPromiseLike(response)) response.then((answered) => finish(incoming, outgoing, answered, started))
           else finish(incoming, outgoing, response, started)
         }
       : (incoming, outgoing) => {
           const started = log === undefined ? 0 : performance.now()
-          serveThroughLane(lane, incoming, outgoing, bodyLimit).then((status) => {
+          serveThroughLane(lane, incoming, outgoing, bodyLimit, budget).then((status) => {
             if (log !== undefined) log({ method: incoming.method ?? '-', path: (incoming.url ?? '-').slice(0, 2048), status, durationMs: performance.now() - started, plan: '-', caller: '-' })
           })
         }
@@ -103,9 +110,9 @@ async function loadMswLane(app: App, options: ListenerOptions): Promise<FetchLan
   return createMswLane({ app, handlers: options.handlers, engine: options.engine ?? 'direct' })
 }
 
-async function serveThroughLane(lane: Promise<FetchLane>, incoming: IncomingMessage, outgoing: ServerResponse, bodyLimit: number): Promise<number> {
+async function serveThroughLane(lane: Promise<FetchLane>, incoming: IncomingMessage, outgoing: ServerResponse, bodyLimit: number, budget: BodyBudget): Promise<number> {
   try {
-    const response = await (await lane)(await toFetchRequest(incoming, bodyLimit), { clientAddress: incoming.socket.remoteAddress })
+    const response = await (await lane)(await toFetchRequest(incoming, bodyLimit, budget), { clientAddress: incoming.socket.remoteAddress })
     await sendFetchResponse(outgoing, response, incoming.method)
     return response.status
   } catch (error) {
