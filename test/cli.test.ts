@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { runCli, startCli } from './support/cli-process.ts'
 import { checkedFetch } from './support/checked-fetch.ts'
+import { rawExchange, statusAndCode } from './support/raw-http.ts'
 
 type Started = Awaited<ReturnType<typeof startCli>>
 const running: Started[] = []
@@ -47,6 +48,9 @@ describe('petstore-sim --help and --version', () => {
       ['--log <format>', 'PETSTORE_SIM_LOG', 'default: "pretty"'],
       ['--admin-token <token>', 'PETSTORE_SIM_ADMIN_TOKEN', ''],
       ['--default-status <status>', 'PETSTORE_SIM_DEFAULT_STATUS', 'default: "available"'],
+      ['--headers-timeout <duration>', 'PETSTORE_SIM_HEADERS_TIMEOUT', 'default: 10s'],
+      ['--request-timeout <duration>', 'PETSTORE_SIM_REQUEST_TIMEOUT', 'default: 30s'],
+      ['--max-pipelined <n>', 'PETSTORE_SIM_MAX_PIPELINED', 'default: 16'],
     ]) {
       const start = help.indexOf(flag!)
       expect(start, flag).toBeGreaterThanOrEqual(0)
@@ -86,6 +90,10 @@ describe('bad input: a one-line error and exit code 2', () => {
     [['--fixtures', '<bad pet>'], /Pet fixture #1 .*categoryId/],
     [['--keys', '<bad keys>'], /--keys .* must hold a JSON object/],
     [['--frobnicate'], /unknown option '--frobnicate'/],
+    [['--headers-timeout', 'soon'], /duration/],
+    [['--request-timeout', '0s'], /duration/],
+    [['--headers-timeout', '20s', '--request-timeout', '10s'], /--headers-timeout \(20000 ms\) must not be longer than --request-timeout \(10000 ms\)/],
+    [['--max-pipelined', '-1'], /--max-pipelined/],
   ])('%j', async (args, message) => {
     const resolved = args.map((arg) =>
       arg === '<bad json>' ? scratchFile('bad.json', '[{') :
@@ -185,6 +193,23 @@ describe('flags and environment variables', () => {
     const cli = await start(['--default-status', 'pending'])
     const response = await checkedFetch(`${cli.apiUrl}/pets`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":1}' })
     expect((await response.json()).status).toBe('pending')
+  })
+})
+
+describe('slow clients', () => {
+  it('--request-timeout and PETSTORE_SIM_HEADERS_TIMEOUT bound a lying Content-Length and dribbled headers with 408', async () => {
+    const cli = await start(['--request-timeout', '700ms', '--log', 'silent'], { PETSTORE_SIM_HEADERS_TIMEOUT: '300ms' })
+    const port = Number(new URL(cli.origin).port)
+    const started = performance.now()
+    const [lying, dribbled] = await Promise.all([
+      rawExchange(port, 'POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer demo-pro-key\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{', 3000).then((reply) => [reply, performance.now() - started] as const),
+      rawExchange(port, 'GET /v1/pets HTTP/1.1\r\nHost: x\r\n', 3000).then((reply) => [reply, performance.now() - started] as const),
+    ])
+    expect(statusAndCode(lying[0])).toEqual({ status: 408, code: 'request_timeout' })
+    expect(lying[1]).toBeGreaterThanOrEqual(650)
+    expect(lying[1]).toBeLessThan(1600)
+    expect(statusAndCode(dribbled[0])).toEqual({ status: 408, code: 'request_timeout' })
+    expect(dribbled[1]).toBeLessThan(1000)
   })
 })
 

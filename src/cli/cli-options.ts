@@ -27,6 +27,9 @@ export interface CliOptions {
   defaultStatus: PetStatus
   engine: Engine
   handlers?: string
+  headersTimeout: number
+  requestTimeout: number
+  maxPipelined: number
 }
 
 const envPrefix = 'PETSTORE_SIM_'
@@ -61,6 +64,9 @@ export function createProgram(): Command {
     .addOption(option('--default-status <status>', 'status of a pet created without one', 'DEFAULT_STATUS').choices(petStatuses).default(defaults.defaultStatus))
     .addOption(option('--handlers <module>', 'your own MSW handlers (a module exporting them as default or `handlers`), answered before the simulator; loads msw', 'HANDLERS'))
     .addOption(option('--engine <engine>', 'direct: the simulator answers without msw (fast); msw: everything through msw getResponse (comparison, fallback)', 'ENGINE').choices(engines).default(defaults.engine))
+    .addOption(option('--headers-timeout <duration>', 'how long a client may take to send a request\'s headers; then 408', 'HEADERS_TIMEOUT').argParser(parseDurationFlag).default(defaults.headersTimeoutMs, formatDuration(defaults.headersTimeoutMs)))
+    .addOption(option('--request-timeout <duration>', 'how long a client may take to send a whole request, body included; then 408', 'REQUEST_TIMEOUT').argParser(parseDurationFlag).default(defaults.requestTimeoutMs, formatDuration(defaults.requestTimeoutMs)))
+    .addOption(option('--max-pipelined <n>', 'requests a connection may have waiting behind the one being answered; more closes it', 'MAX_PIPELINED').argParser(wholeNumber('max-pipelined', 0, 10_000)).default(defaults.maxPipelinedRequests))
     .helpOption('-h, --help', 'show this help')
     .version(packageVersion, '-V, --version', 'show the version')
     .addHelpText(

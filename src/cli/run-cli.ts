@@ -54,8 +54,14 @@ async function toServerOptions(options: CliOptions): Promise<StartServerOptions>
     defaultStatus: options.defaultStatus,
     control: controlEndpoints(options.host, options.adminToken),
   })
+  if (options.headersTimeout > options.requestTimeout) {
+    throw new UsageError(`--headers-timeout (${options.headersTimeout} ms) must not be longer than --request-timeout (${options.requestTimeout} ms)`)
+  }
   return {
     app,
+    headersTimeoutMs: options.headersTimeout,
+    requestTimeoutMs: options.requestTimeout,
+    maxPipelinedRequests: options.maxPipelined,
     port: options.port,
     host: options.host,
     log: options.log,

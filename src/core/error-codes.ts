@@ -15,14 +15,18 @@ export const errorCatalogue = {
   pet_not_found: { status: 404, when: 'getPet for an id that does not exist.' },
   route_not_found: { status: 404, when: 'A path under the API prefix (or the server) that the API does not have.' },
   method_not_allowed: { status: 405, when: 'A known path with a method it does not support; `Allow` lists the supported ones.' },
+  request_timeout: { status: 408, when: 'The request\'s headers or body did not arrive in time (standalone server only; 10 s for the headers, 30 s for the whole request by default).' },
   endpoint_removed: { status: 410, when: 'getPet after its removal date (5 December 2030) on the simulator clock.' },
   payload_too_large: { status: 413, when: 'A request body over the body limit (default 1 MiB).' },
   unsupported_media_type: { status: 415, when: 'A body with a `Content-Type` that is not JSON, or a charset other than UTF-8.' },
   unsupported_content_encoding: { status: 415, when: 'A body with a `Content-Encoding` (gzip, …): send it uncompressed; `Accept-Encoding: identity` says so.' },
+  expectation_failed: { status: 417, when: 'An `Expect` header other than `100-continue` (standalone server only).' },
   rate_limit_exceeded: { status: 429, when: 'The per-minute or per-day limit of the caller is used up; see `Retry-After`.' },
   api_key_banned: { status: 429, when: 'The caller kept sending requests after 429s and is temporarily banned; see `Retry-After`.' },
+  headers_too_large: { status: 431, when: 'The request\'s headers are over 16 KiB (standalone server only).' },
   internal_error: { status: 500, when: 'A bug in the simulator (please report it).' },
   not_implemented: { status: 501, when: 'GET /store/orders: named by the spec but never specified.' },
+  shutting_down: { status: 503, when: 'A request that arrived on an open connection while the server drains after SIGTERM/SIGINT; see `Retry-After`.' },
 } as const satisfies Record<string, { status: number; when: string }>
 
 export type ErrorCode = keyof typeof errorCatalogue

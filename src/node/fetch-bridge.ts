@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ApiError } from '../core/api-error.ts'
 import { hasDotSegment } from '../core/path-normalisation.ts'
+import type { BodyBudget } from './body-budget.ts'
 import { readBody } from './incoming-request.ts'
 
 /**
@@ -9,14 +10,14 @@ import { readBody } from './incoming-request.ts'
  * the limit (413 past it, from {@link readBody}). A request Node could
  * parse but Fetch cannot represent is a 400 `bad_request`.
  */
-export async function toFetchRequest(incoming: IncomingMessage, bodyLimit: number): Promise<Request> {
+export async function toFetchRequest(incoming: IncomingMessage, bodyLimit: number, budget?: BodyBudget): Promise<Request> {
   const target = incoming.url ?? ''
   if (!target.startsWith('/')) {
     throw new ApiError('bad_request', `The request target must be a path (got ${JSON.stringify(target.slice(0, 100))})`)
   }
   if (hasDotSegment(target.split('?', 1)[0]!)) throw new ApiError('bad_request', 'The path has a dot segment (. or ..): send it resolved')
   const method = incoming.method ?? 'GET'
-  const body = method !== 'GET' && method !== 'HEAD' ? await readBody(incoming, bodyLimit) : undefined
+  const body = method !== 'GET' && method !== 'HEAD' ? await readBody(incoming, bodyLimit, budget) : undefined
   try {
     // The raw name/value pairs go to Request as they are: one conversion, no intermediate Headers.
     const raw = incoming.rawHeaders

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ApiError } from '../core/api-error.ts'
 import { normalizePath } from '../core/path-normalisation.ts'
+import type { BodyBudget } from './body-budget.ts'
 import { payloadTooLarge, type PlainRequest, type PlainResponse, type TransportFacts } from '../core/plain-http.ts'
 
 /**
@@ -18,9 +19,10 @@ class IncomingRequestView implements PlainRequest {
   readonly transport: TransportFacts
   readonly #incoming: IncomingMessage
   readonly #bodyLimit: number
+  readonly #budget: BodyBudget | undefined
   #body: Promise<Uint8Array> | undefined
 
-  constructor(incoming: IncomingMessage, bodyLimit: number, transport: TransportFacts) {
+  constructor(incoming: IncomingMessage, bodyLimit: number, transport: TransportFacts, budget: BodyBudget | undefined) {
     const target = incoming.url ?? ''
     const queryStart = target.indexOf('?')
     this.method = incoming.method ?? 'GET'
@@ -29,6 +31,7 @@ class IncomingRequestView implements PlainRequest {
     this.transport = transport
     this.#incoming = incoming
     this.#bodyLimit = bodyLimit
+    this.#budget = budget
   }
 
   get authority(): string | undefined {
@@ -40,14 +43,14 @@ class IncomingRequestView implements PlainRequest {
   }
 
   readBody(): Promise<Uint8Array> {
-    this.#body ??= readBody(this.#incoming, this.#bodyLimit)
+    this.#body ??= readBody(this.#incoming, this.#bodyLimit, this.#budget)
     return this.#body
   }
 }
 
 /** The direct lane's view of a Node request. */
-export function fromIncomingMessage(incoming: IncomingMessage, bodyLimit: number): PlainRequest {
-  return new IncomingRequestView(incoming, bodyLimit, { clientAddress: incoming.socket.remoteAddress })
+export function fromIncomingMessage(incoming: IncomingMessage, bodyLimit: number, budget?: BodyBudget): PlainRequest {
+  return new IncomingRequestView(incoming, bodyLimit, { clientAddress: incoming.socket.remoteAddress }, budget)
 }
 
 /** A header's value from Node's raw name/value list, by lower-case name; repeated fields joined with `, `. */
@@ -66,29 +69,58 @@ export function readRawHeader(raw: readonly string[], name: string): string | un
  * Reads a request body up to `limit` bytes, counted while streaming (a lying
  * or absent `Content-Length` does not get past it). Past the limit, a 413
  * `ApiError`; the rest is drained, unread, and the connection is closed by
- * the 413's `Connection: close`.
+ * the 413's `Connection: close`. With a `budget`, the body first reserves its
+ * size there and waits, unread, while the server holds too many bodies (see
+ * {@link BodyBudget}). A body of known length is read into one buffer of that
+ * length, not into chunks and then a copy of them (half the memory at peak).
  */
-export function readBody(incoming: IncomingMessage, limit: number): Promise<Uint8Array> {
-  const declared = Number(incoming.headers['content-length'])
-  if (declared > limit) {
+export function readBody(incoming: IncomingMessage, limit: number, budget?: BodyBudget): Promise<Uint8Array> {
+  const lengthHeader = incoming.headers['content-length']
+  const declared = lengthHeader === undefined ? undefined : Number(lengthHeader)
+  if (declared !== undefined && declared > limit) {
     incoming.resume()
     return Promise.reject(payloadTooLarge(limit))
   }
+  const length = declared !== undefined && Number.isSafeInteger(declared) && declared >= 0 ? declared : undefined
+  if (budget === undefined || length === 0) return collectBody(incoming, limit, length)
+  const reservation = budget.reserve(length ?? limit)
+  // A request aborted while it waits gives its place back ('close' comes before 'end' only on an abort).
+  const onClose = () => reservation.cancel()
+  incoming.once('close', onClose)
+  return reservation.granted.then((release) => {
+    incoming.off('close', onClose)
+    if (incoming.destroyed) {
+      release()
+      return Promise.reject(new ApiError('bad_request', 'The connection closed before the request body was read'))
+    }
+    const body = collectBody(incoming, limit, length)
+    body.then(release, release)
+    return body
+  })
+}
+
+function collectBody(incoming: IncomingMessage, limit: number, length: number | undefined): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
+    const whole = length === undefined ? undefined : Buffer.allocUnsafe(length)
     const chunks: Buffer[] = []
     let size = 0
     const onData = (chunk: Buffer) => {
+      const offset = size
       size += chunk.length
-      if (size > limit) {
+      if (size > limit || (whole !== undefined && size > whole.length)) {
         incoming.off('data', onData)
         incoming.resume()
         reject(payloadTooLarge(limit))
         return
       }
-      chunks.push(chunk)
+      if (whole !== undefined) chunk.copy(whole, offset)
+      else chunks.push(chunk)
     }
     incoming.on('data', onData)
-    incoming.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)))
+    incoming.once('end', () => {
+      if (whole !== undefined) resolve(size === whole.length ? whole : whole.subarray(0, size))
+      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size))
+    })
     incoming.once('error', (error) => reject(new ApiError('bad_request', `The request body could not be read: ${error.message}`)))
   })
 }

@@ -5,8 +5,11 @@ import { ApiError } from '../core/api-error.ts'
 import { createApp as createPortableApp, type App, type AppOptions } from '../app/app.ts'
 import { defaults } from '../core/defaults.ts'
 import { errorResponse, isPromiseLike, type PlainResponse } from '../core/plain-http.ts'
+import { applyCors } from '../app/cors.ts'
 import type { SimulatorCore } from '../core/simulator-core.ts'
 import type { FetchLane } from '../handlers/msw-lane.ts'
+import { BodyBudget } from './body-budget.ts'
+import { ConnectionGuard } from './connection-guard.ts'
 import type { Engine } from './engine.ts'
 import { toFetchRequest, sendFetchResponse } from './fetch-bridge.ts'
 import { fromIncomingMessage, writePlainResponse } from './incoming-request.ts'
@@ -19,7 +22,7 @@ import { createRequestLogger, type LogFormat, type RequestLogger } from './reque
  * a start-up the direct lane never needs (measured on Node 24: `await import('node:http')` 35-43 ms,
  * `process.getBuiltinModule('node:http')` 4-5 ms).
  */
-const { createServer: createHttpServer } = process.getBuiltinModule('node:http')
+const { createServer: createHttpServer, STATUS_CODES, maxHeaderSize: httpMaxHeaderSize } = process.getBuiltinModule('node:http')
 
 /**
  * The app for Node: {@link createPortableApp} with the OpenAPI document read
@@ -46,6 +49,11 @@ export interface ListenerOptions {
    * and the simulator's MSW handlers, for comparison and as a fallback. Loads msw.
    */
   readonly engine?: Engine
+  /**
+   * Bytes of request bodies held in memory at once, across all connections;
+   * a body past it waits, unread, for its turn. Default 32 MiB.
+   */
+  readonly maxBufferedBodyBytes?: number
 }
 
 type NodeListener = (incoming: IncomingMessage, outgoing: ServerResponse) => void
@@ -65,6 +73,7 @@ export function createRequestListener(options: ListenerOptions = {}): NodeListen
   const app = options.app ?? createApp()
   const log = loggerFor(options.log ?? defaults.libraryLog)
   const { bodyLimit } = app.simulator
+  const budget = new BodyBudget(options.maxBufferedBodyBytes ?? defaults.maxBufferedBodyBytes)
   const useMsw = (options.handlers !== undefined && options.handlers.length > 0) || options.engine === 'msw'
   // msw is imported only for these lanes, and the import starts now: `ready` says when it is done.
   const lane = useMsw ? loadMswLane(app, options) : undefined
@@ -83,13 +92,13 @@ export function createRequestListener(options: ListenerOptions = {}): NodeListen
       ? (incoming, outgoing) => {
           const started = log === undefined ? 0 : performance.now()
           // The app turns every error into a response, so `respond` neither throws nor rejects.
-          const response = app.respond(fromIncomingMessage(incoming, bodyLimit))
+          const response = app.respond(fromIncomingMessage(incoming, bodyLimit, budget))
           if (isPromiseLike(response)) response.then((answered) => finish(incoming, outgoing, answered, started))
           else finish(incoming, outgoing, response, started)
         }
       : (incoming, outgoing) => {
           const started = log === undefined ? 0 : performance.now()
-          serveThroughLane(lane, incoming, outgoing, bodyLimit).then((status) => {
+          serveThroughLane(lane, incoming, outgoing, bodyLimit, budget).then((status) => {
             if (log !== undefined) log({ method: incoming.method ?? '-', path: (incoming.url ?? '-').slice(0, 2048), status, durationMs: performance.now() - started, plan: '-', caller: '-' })
           })
         }
@@ -101,9 +110,9 @@ async function loadMswLane(app: App, options: ListenerOptions): Promise<FetchLan
   return createMswLane({ app, handlers: options.handlers, engine: options.engine ?? 'direct' })
 }
 
-async function serveThroughLane(lane: Promise<FetchLane>, incoming: IncomingMessage, outgoing: ServerResponse, bodyLimit: number): Promise<number> {
+async function serveThroughLane(lane: Promise<FetchLane>, incoming: IncomingMessage, outgoing: ServerResponse, bodyLimit: number, budget: BodyBudget): Promise<number> {
   try {
-    const response = await (await lane)(await toFetchRequest(incoming, bodyLimit), { clientAddress: incoming.socket.remoteAddress })
+    const response = await (await lane)(await toFetchRequest(incoming, bodyLimit, budget), { clientAddress: incoming.socket.remoteAddress })
     await sendFetchResponse(outgoing, response, incoming.method)
     return response.status
   } catch (error) {
@@ -143,21 +152,189 @@ export function createMiddleware(
   return Object.assign(middleware, { app })
 }
 
+/** A server's limits on connections, besides the listener's options. Defaults in `core/defaults.ts`. */
+export interface ServerOptions extends ListenerOptions {
+  /**
+   * How long a client may take to send a request's headers, from its first
+   * byte (or from the connection, for the first request); past it a 408
+   * `request_timeout` Error body, or a plain close for a connection that
+   * sent nothing. Default 10 000 (Node: 60 000). 0: no limit.
+   */
+  readonly headersTimeoutMs?: number
+  /**
+   * How long a client may take to send a whole request, body included (a
+   * `Content-Length` that promises more than is sent ends here); past it a
+   * 408 `request_timeout`. Only the request counts, not a slow answer.
+   * Default 30 000 (Node: 300 000). At least `headersTimeoutMs`; 0: no limit.
+   */
+  readonly requestTimeoutMs?: number
+  /**
+   * Requests a connection may have waiting behind the one being answered
+   * (HTTP/1.1 pipelining); past it the connection is closed. Default 16.
+   */
+  readonly maxPipelinedRequests?: number
+}
+
+/** A server built by {@link createServer}. */
+export interface SimulatorServer {
+  readonly server: Server
+  readonly app: App
+  /** Resolves once msw is loaded, for the lanes that need it. */
+  readonly ready: Promise<void>
+  /**
+   * Drains and closes the server: stops accepting connections, closes idle
+   * keep-alive connections at once, sends `Connection: close` on every answer
+   * from now on, refuses requests that arrive meanwhile on open connections
+   * with a 503 `shutting_down` (and `Retry-After`), and resolves as soon as
+   * the requests in flight are answered; connections still busy after
+   * `graceMs` (default 5000) are cut.
+   */
+  close(graceMs?: number): Promise<void>
+}
+
 /**
  * A `node:http` server for the simulator, not yet listening (hono's
- * separation of building and serving). Malformed HTTP gets a 400 Error body.
+ * separation of building and serving). Malformed or slow HTTP gets an Error
+ * body with its status (400, 408, 413, 417, 431); each connection's requests
+ * are answered one at a time, with at most `maxPipelinedRequests` waiting.
  */
-export function createServer(options: ListenerOptions = {}): { server: Server; app: App; ready: Promise<void> } {
+export function createServer(options: ServerOptions = {}): SimulatorServer {
+  const headersTimeout = options.headersTimeoutMs ?? defaults.headersTimeoutMs
+  const requestTimeout = options.requestTimeoutMs ?? defaults.requestTimeoutMs
+  const maxPipelinedRequests = options.maxPipelinedRequests ?? defaults.maxPipelinedRequests
+  checkTimeouts(headersTimeout, requestTimeout)
+  if (!Number.isSafeInteger(maxPipelinedRequests) || maxPipelinedRequests < 0) throw new RangeError(`maxPipelinedRequests must be a whole number, got ${maxPipelinedRequests}`)
+
   const listener = createRequestListener(options)
-  const server = createHttpServer(listener)
+  const { app } = listener
+  const log = loggerFor(options.log ?? defaults.libraryLog)
+  const guard = new ConnectionGuard({ maxPipelinedRequests })
+  const answer = (incoming: IncomingMessage, outgoing: ServerResponse, error: ApiError) => {
+    const started = log === undefined ? 0 : performance.now()
+    const response = applyCors(fromIncomingMessage(incoming, app.simulator.bodyLimit), errorResponse(error, { Connection: 'close' }))
+    try {
+      writePlainResponse(outgoing, response, incoming.method)
+    } catch {
+      outgoing.destroy()
+    }
+    if (log !== undefined) logPlain(log, incoming, response, started)
+  }
+  const refuseDraining = (incoming: IncomingMessage, outgoing: ServerResponse) =>
+    answer(incoming, outgoing, new ApiError('shutting_down', 'The simulator is shutting down; retry on a new connection', { 'Retry-After': String(shutdownRetryAfterSeconds) }))
+  // Node answers these two itself, with an empty body: its Host check is turned off below and done here, and
+  // 'checkExpectation' replaces its bare 417 (lib/_http_server.js, parserOnIncoming).
+  const serve = (incoming: IncomingMessage, outgoing: ServerResponse) => {
+    if (lacksHost(incoming)) answer(incoming, outgoing, missingHost())
+    else listener(incoming, outgoing)
+  }
+  const refuseExpectation = (incoming: IncomingMessage, outgoing: ServerResponse) => {
+    if (lacksHost(incoming)) answer(incoming, outgoing, missingHost())
+    else answer(incoming, outgoing, new ApiError('expectation_failed', `Expect: ${JSON.stringify(incoming.headers.expect?.slice(0, 100))} is not supported; only 100-continue is`))
+  }
+
+  const server = createHttpServer(
+    {
+      headersTimeout,
+      requestTimeout,
+      connectionsCheckingInterval: checkingInterval(headersTimeout, requestTimeout),
+      requireHostHeader: false,
+    },
+    (incoming, outgoing) => guard.handle(incoming, outgoing, serve, refuseDraining),
+  )
+  server.on('checkExpectation', (incoming: IncomingMessage, outgoing: ServerResponse) => guard.handle(incoming, outgoing, refuseExpectation, refuseDraining))
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (!socket.writable || error.code === 'ECONNRESET') {
+    const apiError = clientErrorAnswer(error, socket, headersTimeout, requestTimeout)
+    if (apiError === undefined || !socket.writable || !guard.canAnswerClientError(socket)) {
       socket.destroy()
       return
     }
-    socket.end(rawHttpResponse(errorResponse(new ApiError('bad_request', `Malformed HTTP request: ${error.code ?? error.message}`))))
+    socket.end(rawHttpResponse(errorResponse(apiError)))
+    // Closed once the answer is flushed; a client that does not even take it gets as long as for its headers.
+    socket.once('finish', () => socket.destroy())
+    if (headersTimeout > 0) setTimeout(() => socket.destroy(), headersTimeout).unref()
   })
-  return { server, app: listener.app, ready: listener.ready }
+
+  let closing: Promise<void> | undefined
+  return {
+    server,
+    app,
+    ready: listener.ready,
+    close(graceMs = 5000) {
+      closing ??= new Promise<void>((resolve) => {
+        guard.drain()
+        const force = setTimeout(() => server.closeAllConnections(), graceMs)
+        force.unref()
+        server.close(() => {
+          clearTimeout(force)
+          resolve()
+        })
+        // server.close() does this too on Node >= 19; said explicitly because the drain depends on it.
+        server.closeIdleConnections()
+      })
+      return closing
+    },
+  }
+}
+
+/**
+ * The `Retry-After` of a request refused during a drain: the request was not
+ * processed (not counted, not journaled), so it is safe to retry at once on
+ * the simulator that replaces this one, which starts in well under a second.
+ */
+const shutdownRetryAfterSeconds = 1
+
+function checkTimeouts(headersTimeout: number, requestTimeout: number): void {
+  for (const [name, value] of [['headersTimeoutMs', headersTimeout], ['requestTimeoutMs', requestTimeout]] as const) {
+    if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a whole number of milliseconds, got ${value}`)
+  }
+  // Node refuses the same (ERR_OUT_OF_RANGE), in its own option names.
+  if (headersTimeout > 0 && requestTimeout > 0 && headersTimeout > requestTimeout) {
+    throw new RangeError(`headersTimeoutMs (${headersTimeout}) must not be longer than requestTimeoutMs (${requestTimeout})`)
+  }
+}
+
+/**
+ * How often Node looks for connections past their timeouts. Its default is
+ * every 30 s, so a 30 s request timeout would end anywhere from 30 to 60 s;
+ * a tenth of the shortest timeout (at most 1 s, at least 10 ms) keeps the
+ * overshoot under 10 %. The check walks only the connections receiving a
+ * request, so running it each second costs nothing measurable.
+ */
+function checkingInterval(headersTimeout: number, requestTimeout: number): number {
+  const shortest = Math.min(...[headersTimeout, requestTimeout].filter((timeout) => timeout > 0))
+  return Number.isFinite(shortest) ? Math.min(1000, Math.max(10, Math.floor(shortest / 10))) : 30_000
+}
+
+/** RFC 9112 section 3.2: an HTTP/1.1 request without Host is a 400. HTTP/1.0 needs none. */
+function lacksHost(incoming: IncomingMessage): boolean {
+  return incoming.httpVersionMajor === 1 && incoming.httpVersionMinor >= 1 && incoming.headers.host === undefined
+}
+
+function missingHost(): ApiError {
+  return new ApiError('bad_request', 'An HTTP/1.1 request needs a Host header (RFC 9112, section 3.2)')
+}
+
+/**
+ * The answer to an error Node's parser or its timeout check reports, or
+ * undefined for a plain close: a reset connection, or one that timed out
+ * without sending a byte. That one has no request to answer (a browser's
+ * preconnect, a port scan), so it is closed as nginx closes it after
+ * `client_header_timeout`; Node's own handler wrote it a 408.
+ */
+function clientErrorAnswer(error: NodeJS.ErrnoException, socket: Socket, headersTimeout: number, requestTimeout: number): ApiError | undefined {
+  switch (error.code) {
+    case 'ECONNRESET':
+      return undefined
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      if (socket.bytesRead === 0) return undefined
+      return new ApiError('request_timeout', `The request did not arrive in time: its headers are due within ${headersTimeout} ms and the whole request within ${requestTimeout} ms`)
+    case 'HPE_HEADER_OVERFLOW':
+      return new ApiError('headers_too_large', `The request's headers are over ${httpMaxHeaderSize} bytes`)
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return new ApiError('payload_too_large', 'The chunk extensions of the request body are too large')
+    default:
+      return new ApiError('bad_request', `Malformed HTTP request: ${error.code ?? error.message}`)
+  }
 }
 
 /** A plain response as HTTP/1.1 bytes, for a socket Node's parser gave up on; the connection closes after it. */
@@ -166,12 +343,10 @@ function rawHttpResponse(response: PlainResponse): string {
   const headers = Object.entries({ ...response.headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' })
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('')
-  return `HTTP/1.1 ${response.status} ${statusTexts[response.status] ?? 'Error'}\r\n${headers}\r\n${body}`
+  return `HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? 'Error'}\r\n${headers}\r\n${body}`
 }
 
-const statusTexts: Readonly<Record<number, string>> = { 400: 'Bad Request', 408: 'Request Timeout', 413: 'Content Too Large', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error' }
-
-export interface StartServerOptions extends ListenerOptions {
+export interface StartServerOptions extends ServerOptions {
   /** Default 4010; 0 picks a free port. */
   readonly port?: number
   /** Default 127.0.0.1. */
@@ -187,11 +362,7 @@ export interface RunningServer {
   readonly server: Server
   readonly app: App
   readonly simulator: SimulatorCore
-  /**
-   * Stops accepting connections, lets requests in flight finish, and resolves
-   * once the server is closed; connections still busy after `graceMs`
-   * (default 5000) are cut.
-   */
+  /** Drains and closes the server: see {@link SimulatorServer.close}. */
   close(graceMs?: number): Promise<void>
 }
 
@@ -204,7 +375,7 @@ export interface RunningServer {
  * await running.close()
  */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
-  const { server, app, ready } = createServer(options)
+  const { server, app, ready, close } = createServer(options)
   await ready
   const host = options.host ?? defaults.host
   await new Promise<void>((resolve, reject) => {
@@ -217,26 +388,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const address = server.address() as AddressInfo
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address
   const url = `http://${hostPart}:${address.port}`
-  let closing: Promise<void> | undefined
-  return {
-    url,
-    apiUrl: `${url}${app.simulator.basePath}`,
-    server,
-    app,
-    simulator: app.simulator,
-    close(graceMs = 5000) {
-      closing ??= new Promise<void>((resolve) => {
-        const force = setTimeout(() => server.closeAllConnections(), graceMs)
-        force.unref()
-        server.close(() => {
-          clearTimeout(force)
-          resolve()
-        })
-        server.closeIdleConnections()
-      })
-      return closing
-    },
-  }
+  return { url, apiUrl: `${url}${app.simulator.basePath}`, server, app, simulator: app.simulator, close }
 }
 
 function loggerFor(format: LogFormat | RequestLogger): RequestLogger | undefined {

@@ -1,0 +1,224 @@
+// `npm run soak`: hostile clients against the real CLI at its default limits, one pattern at a time, each against
+// a fresh process so that each peak RSS (VmHWM in /proc/<pid>/status) is the pattern's own. Loopback only, every
+// loop bounded in count and time; about 2.5 minutes in all. Linux only (/proc, and 127.0.0.0/8 source addresses).
+//
+//   npm run soak                      all patterns
+//   npm run soak -- slow-readers      some of them, by name
+//
+// Target: every peak under 256 MiB. Not part of `npm test`; test/node-lifecycle.test.ts has a small slow-reader check.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { connect, type Socket } from 'node:net'
+import { fileURLToPath } from 'node:url'
+
+const binPath = fileURLToPath(new URL('../../bin/petstore-sim.js', import.meta.url))
+const targetMiB = 256
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+interface Simulator {
+  readonly child: ChildProcess
+  readonly port: number
+  /** VmHWM and VmRSS of the process, in MiB. */
+  memory(): { peak: number; now: number }
+  stop(): Promise<void>
+}
+
+/** The CLI as `npx petstore-sim` runs it (the bin's shebang flags), at its default limits. */
+async function startSimulator(): Promise<Simulator> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PETSTORE_SIM_')))
+  const child = spawn(process.execPath, ['--max-semi-space-size=16', binPath, '--port', '0', '--log', 'silent'], { env, stdio: ['ignore', 'pipe', 'inherit'] })
+  let out = ''
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk))
+  const deadline = Date.now() + 10_000
+  let match: RegExpExecArray | null = null
+  while ((match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)) === null) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the simulator did not start: ${out}`)
+    await sleep(20)
+  }
+  const port = Number(match[1])
+  const field = (status: string, name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN) / 1024
+  return {
+    child,
+    port,
+    memory() {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8')
+      return { peak: field(status, 'VmHWM'), now: field(status, 'VmRSS') }
+    },
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.kill('SIGTERM')
+      const timer = setTimeout(() => child.kill('SIGKILL'), 6000)
+      await exited
+      clearTimeout(timer)
+    },
+  }
+}
+
+function open(port: number, localAddress = '127.0.0.1'): Promise<Socket | undefined> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: '127.0.0.1', localAddress })
+    socket.once('connect', () => resolve(socket))
+    socket.once('error', () => resolve(undefined))
+    socket.on('error', () => {})
+  })
+}
+
+/** Whether the socket has been closed by the server (or failed). */
+const gone = (socket: Socket) => socket.destroyed || socket.readableEnded || !socket.writable
+
+const get = (path: string, key?: string) =>
+  `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${key === undefined ? '' : `Authorization: Bearer ${key}\r\n`}\r\n`
+
+interface PatternResult {
+  readonly notes: string
+}
+
+interface Pattern {
+  readonly name: string
+  readonly what: string
+  run(simulator: Simulator): Promise<PatternResult>
+}
+
+const patterns: Pattern[] = [
+  {
+    name: 'slow-readers',
+    what: '40 connections pipelining GET /v1/pets?limit=100 as fast as the socket takes them, never reading, 20 s; reconnecting when closed',
+    async run({ port }) {
+      const batch = Buffer.from(get('/v1/pets?limit=100', 'demo-enterprise-key').repeat(100))
+      const deadline = Date.now() + 20_000
+      let written = 0
+      let connections = 0
+      let closedByServer = 0
+      await Promise.all(
+        Array.from({ length: 40 }, async () => {
+          while (Date.now() < deadline) {
+            const socket = await open(port)
+            if (socket === undefined) continue
+            connections++
+            socket.pause() // never read
+            while (Date.now() < deadline && !gone(socket)) {
+              written += 100
+              if (!socket.write(batch)) await Promise.race([new Promise((resolve) => socket.once('drain', resolve).once('close', resolve)), sleep(250)])
+            }
+            if (gone(socket)) closedByServer++
+            socket.destroy()
+          }
+        }),
+      )
+      return { notes: `${written} requests handed to the kernel on ${connections} connections, ${closedByServer} of them closed by the server` }
+    },
+  },
+  {
+    name: 'slow-bodies',
+    what: '200 connections each POSTing a 1 MiB body (the limit) in 64 KiB pieces over about 16 s, with a valid key',
+    async run({ port }) {
+      const limit = 1024 * 1024
+      const piece = Buffer.alloc(64 * 1024, 0x20)
+      const statuses = new Map<string, number>()
+      await Promise.all(
+        Array.from({ length: 200 }, async (_, index) => {
+          const socket = await open(port)
+          if (socket === undefined) return
+          let reply = ''
+          socket.setEncoding('latin1').on('data', (chunk: string) => (reply += chunk))
+          socket.write(`POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer demo-enterprise-key\r\nContent-Type: application/json\r\nContent-Length: ${limit}\r\n\r\n`)
+          await sleep(index * 5) // staggered, as real clients are
+          for (let sent = 0; sent < limit && !gone(socket); sent += piece.length) {
+            socket.write(piece)
+            await sleep(1000)
+          }
+          const deadline = Date.now() + 10_000
+          while (reply === '' && !gone(socket) && Date.now() < deadline) await sleep(50)
+          const status = reply === '' ? 'none' : reply.slice(9, 12)
+          statuses.set(status, (statuses.get(status) ?? 0) + 1)
+          socket.destroy()
+        }),
+      )
+      return { notes: `answers: ${[...statuses].map(([status, count]) => `${count}x ${status}`).join(', ')} (400: a body of spaces is not JSON, read in full)` }
+    },
+  },
+  {
+    name: 'anonymous-crowd',
+    what: '30,000 distinct client addresses (127.0.0.2 and up) sending 2 requests each without a key, 200 at a time, at most 25 s',
+    async run({ port }) {
+      const total = 30_000
+      const deadline = Date.now() + 25_000
+      let next = 0
+      let answered = 0
+      const address = (index: number) => {
+        const n = index + 2 // 127.0.0.2 onwards
+        return `127.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`
+      }
+      await Promise.all(
+        Array.from({ length: 200 }, async () => {
+          while (next < total && Date.now() < deadline) {
+            const index = next++
+            const socket = await open(port, address(index))
+            if (socket === undefined) continue
+            let reply = ''
+            socket.setEncoding('latin1').on('data', (chunk: string) => (reply += chunk))
+            socket.write(get('/v1/pets') + get('/v1/pets/1', 'not-a-key'))
+            const until = Date.now() + 2000
+            while ((reply.match(/HTTP\/1\.1 /g)?.length ?? 0) < 2 && !gone(socket) && Date.now() < until) await sleep(5)
+            answered += reply.match(/HTTP\/1\.1 401/g)?.length ?? 0
+            socket.destroy()
+          }
+        }),
+      )
+      return { notes: `${Math.min(next, total)} addresses, ${answered} answers 401` }
+    },
+  },
+  {
+    name: 'lying-content-length',
+    what: '3,000 connections declaring a 1 MiB body and sending 10 bytes of it, then silence, with a valid key; held until the 30 s request timeout',
+    async run({ port }) {
+      const sockets: Socket[] = []
+      for (let index = 0; index < 3000; index++) {
+        const socket = await open(port)
+        if (socket === undefined) continue
+        socket.write(`POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer demo-enterprise-key\r\nContent-Type: application/json\r\nContent-Length: ${1024 * 1024}\r\n\r\n{"name":"R`)
+        sockets.push(socket)
+      }
+      const replies = new Map<Socket, string>()
+      for (const socket of sockets) socket.setEncoding('latin1').on('data', (chunk: string) => replies.set(socket, (replies.get(socket) ?? '') + chunk))
+      const started = Date.now()
+      while (sockets.some((socket) => !gone(socket)) && Date.now() - started < 40_000) await sleep(250)
+      const open408 = sockets.filter((socket) => replies.get(socket)?.startsWith('HTTP/1.1 408')).length
+      const stillOpen = sockets.filter((socket) => !gone(socket)).length
+      for (const socket of sockets) socket.destroy()
+      return { notes: `${sockets.length} sockets; ${open408} got 408 request_timeout, ${stillOpen} still open after ${((Date.now() - started) / 1000).toFixed(1)} s` }
+    },
+  },
+]
+
+const chosen = process.argv.slice(2)
+const results: Array<{ name: string; baseline: number; peak: number; notes: string; seconds: number }> = []
+for (const pattern of patterns) {
+  if (chosen.length > 0 && !chosen.includes(pattern.name)) continue
+  const simulator = await startSimulator()
+  await sleep(300)
+  const baseline = simulator.memory().now
+  process.stdout.write(`${pattern.name}: ${pattern.what}\n`)
+  const started = Date.now()
+  let sampledPeak = 0
+  const samples: number[] = []
+  const sampler = setInterval(() => {
+    const now = simulator.memory().now
+    sampledPeak = Math.max(sampledPeak, now)
+    samples.push(Math.round(now))
+  }, 500)
+  const { notes } = await pattern.run(simulator)
+  clearInterval(sampler)
+  const peak = Math.max(simulator.memory().peak, sampledPeak)
+  const seconds = (Date.now() - started) / 1000
+  results.push({ name: pattern.name, baseline, peak, notes, seconds })
+  process.stdout.write(`  peak RSS ${peak.toFixed(0)} MiB (at start ${baseline.toFixed(0)} MiB), ${seconds.toFixed(1)} s; ${notes}\n`)
+  if (process.env.SOAK_SAMPLES !== undefined) process.stdout.write(`  RSS every 0.5 s (MiB): ${samples.join(" ")}\n`)
+  await simulator.stop()
+}
+
+process.stdout.write(`\n| pattern | RSS at start | peak RSS (VmHWM) | under ${targetMiB} MiB |\n| --- | --- | --- | --- |\n`)
+for (const result of results) {
+  process.stdout.write(`| ${result.name} | ${result.baseline.toFixed(0)} MiB | ${result.peak.toFixed(0)} MiB | ${result.peak < targetMiB ? 'yes' : 'NO'} |\n`)
+}
+process.exitCode = results.every((result) => result.peak < targetMiB) ? 0 : 1
