@@ -9,8 +9,8 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()))
 })
 
-async function start(control?: { adminToken?: string; allowedHosts?: string[] }, host = '127.0.0.1'): Promise<RunningServer> {
-  const server = await startServer({ app: createApp({ control }), port: 0, host, log: 'silent' })
+async function start(control?: { adminToken?: string; allowedHosts?: string[] }): Promise<RunningServer> {
+  const server = await startServer({ app: createApp({ control }), port: 0, host: '127.0.0.1', log: 'silent' })
   servers.push(server)
   return server
 }
@@ -115,7 +115,7 @@ describe('the control plane is guarded per request, however the app is served', 
     expect((await reset('127.0.0.1', 'Bearer wrong')).status).toBe(401)
   })
 
-  it('applies in createMiddleware as in startServer (a server on 0.0.0.0 included)', async () => {
+  it('applies in createMiddleware as in startServer', async () => {
     const middleware = createMiddleware()
     const host = createHttpServer((incoming, outgoing) => middleware(incoming, outgoing, () => outgoing.writeHead(404).end()))
     await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve))
@@ -127,9 +127,5 @@ describe('the control plane is guarded per request, however the app is served', 
       host.closeAllConnections()
       await new Promise((resolve) => host.close(resolve))
     }
-    const open = await start(undefined, '0.0.0.0')
-    const port = new URL(open.url).port
-    // Reached over loopback: served. (Another machine's address would be refused, as above.)
-    expect((await send(`http://127.0.0.1:${port}/__sim/health`, {})).status).toBe(200)
   })
 })

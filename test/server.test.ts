@@ -100,7 +100,7 @@ describe('CORS for browser apps on another origin', () => {
       expect(preflight.status).toBe(204)
       expect(preflight.headers.get('access-control-allow-origin')).toBe('http://app.test:5173')
       expect(preflight.headers.get('access-control-allow-methods')).toContain('POST')
-      expect(preflight.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type')
+      expect(preflight.headers.get('access-control-allow-headers')).toBe('authorization, content-type')
     }
     const response = await checkedFetch(`${server.apiUrl}/pets`, { headers: { ...auth, origin: 'http://app.test:5173' } })
     expect(response.headers.get('x-ratelimit-remaining')).toBe('299')

@@ -34,7 +34,11 @@ export interface App {
    * inside the chain, so CORS still decorates them (hono's `onError` model).
    */
   respond(request: PlainRequest): PlainResponse | Promise<PlainResponse>
-  /** The same, for a Fetch `Request`; `transport` carries what the caller knows of the client. */
+  /**
+   * The same, for a Fetch `Request`; `transport` carries what the caller knows
+   * of the client. A fault rule's reset or hang gives `Response.error()`, the
+   * Fetch standard's network error (which `fetch` itself turns into a rejection).
+   */
   fetch(request: Request, transport?: TransportFacts): Promise<Response>
   /** Whether a path is the app's own (API, control, OpenAPI), for middleware that passes the rest on. */
   owns(path: string): boolean
@@ -83,7 +87,7 @@ export function createApp(options: AppOptions = {}): App {
     allowedMethods,
     owns: (path) => underControl(path) || openApi?.owns(path) === true || underApi(path),
     async fetch(request, transport = {}) {
-      return toFetchResponse(await respond(toPlainRequest(request, simulator.bodyLimit, transport)), request.method)
+      return toFetchResponse(await respond(toPlainRequest(request, simulator.bodyLimit, transport)), request.method, request.signal)
     },
   }
 }

@@ -3,8 +3,9 @@ import { constantTimeEqual } from '../core/api-keys.ts'
 import { readBearerToken } from '../core/bearer-token.ts'
 import { toEpochMilliseconds } from '../core/clock.ts'
 import { parseDuration } from '../core/duration.ts'
-import { bodyText, jsonResponse, type PlainRequest, type PlainResponse } from '../core/plain-http.ts'
-import { isJsonContentType } from '../core/request-parsing.ts'
+import { jsonResponse, type PlainRequest, type PlainResponse } from '../core/plain-http.ts'
+import { isJsonContentType, readJsonText } from '../core/request-parsing.ts'
+import type { FaultRuleInput } from '../core/fault-rules.ts'
 import type { SimulatorCore } from '../core/simulator-core.ts'
 
 /** The path under which the control endpoints live, outside the API prefix. */
@@ -22,11 +23,11 @@ export interface ControlOptions {
 }
 
 interface ControlRoute {
-  readonly method: 'GET' | 'POST'
-  /** Under {@link controlPath}. */
+  readonly method: 'GET' | 'POST' | 'DELETE'
+  /** Under {@link controlPath}; `{id}` stands for one path segment. */
   readonly path: string
   readonly name: string
-  readonly resolve: (request: PlainRequest) => PlainResponse | Promise<PlainResponse>
+  readonly resolve: (request: PlainRequest, id: string | undefined) => PlainResponse | Promise<PlainResponse>
 }
 
 /**
@@ -37,7 +38,9 @@ interface ControlRoute {
  * - `POST /__sim/reset`: back to the initial catalogue, no counts or bans, empty journal, clock offset undone;
  * - `GET /__sim/clock`, `POST /__sim/clock` with `{ "advance": "90s" }` and/or `{ "set": "2030-12-05T00:00:00Z" }`,
  *   and optionally `"freeze": true | false`: `{ "now": iso, "epochMs": n, "frozen": boolean }`;
- * - `GET /__sim/requests`: `{ "requests": [journal entries, oldest first] }`.
+ * - `GET /__sim/requests`: `{ "requests": [journal entries, oldest first] }`;
+ * - `GET /__sim/faults`, `POST /__sim/faults` (one rule or an array: 201 with their ids),
+ *   `DELETE /__sim/faults/{id}`, `DELETE /__sim/faults`: the fault rules.
  */
 export interface ControlPlane {
   /** Every method a control route uses. */
@@ -92,6 +95,43 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
       },
     },
     { method: 'GET', path: '/requests', name: 'requests', resolve: () => jsonResponse({ requests: simulator.journal.entries() }, 200) },
+    { method: 'GET', path: '/faults', name: 'faults', resolve: () => jsonResponse({ faults: simulator.faults.list() }, 200) },
+    {
+      method: 'POST',
+      path: '/faults',
+      name: 'addFaults',
+      async resolve(request) {
+        const body = await readJson(request)
+        const rules = Array.isArray(body) ? body : [body]
+        const ids: string[] = []
+        try {
+          for (const rule of rules) ids.push(simulator.faults.add(rule as FaultRuleInput))
+        } catch (error) {
+          // All or nothing: the rules of a refused array are not left half added.
+          for (const id of ids) simulator.faults.remove(id)
+          throw new ApiError('invalid_body', rules.length > 1 ? `Rule #${ids.length}: ${(error as Error).message}` : (error as Error).message)
+        }
+        return jsonResponse({ ids, faults: simulator.faults.list() }, 201)
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/faults',
+      name: 'clearFaults',
+      resolve() {
+        simulator.faults.clear()
+        return jsonResponse({ faults: [] }, 200)
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/faults/{id}',
+      name: 'removeFault',
+      resolve(_request, id) {
+        if (id === undefined || !simulator.faults.remove(id)) throw new ApiError('fault_not_found', `No fault rule has the id ${id ?? ''}`)
+        return jsonResponse({ faults: simulator.faults.list() }, 200)
+      },
+    },
   ]
 
   return {
@@ -100,14 +140,21 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
     respond(request) {
       guard(request, options)
       const path = request.path.slice(controlPath.length)
-      const samePath = routes.filter((route) => route.path === path)
+      let id: string | undefined
+      const samePath = routes.filter((route) => {
+        if (route.path === path) return true
+        const prefix = route.path.endsWith('/{id}') ? route.path.slice(0, -'{id}'.length) : undefined
+        if (prefix === undefined || !path.startsWith(prefix) || path.length === prefix.length || path.indexOf('/', prefix.length) !== -1) return false
+        id = decodeURIComponent(path.slice(prefix.length))
+        return true
+      })
       const route = samePath.find((candidate) => candidate.method === request.method)
       if (route === undefined) {
         if (samePath.length === 0) throw new ApiError('route_not_found', `No control endpoint ${request.method} ${request.path}`)
         const allow = samePath.map((candidate) => candidate.method).join(', ')
         throw new ApiError('method_not_allowed', `${request.method} is not supported here; use ${allow}`, { Allow: allow })
       }
-      return route.resolve(request)
+      return route.resolve(request, id)
     },
   }
 }
@@ -121,8 +168,9 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
  * - with an admin token, whoever has it; without one, loopback clients only,
  *   and only under a loopback `Host` name or one the user allowed, which
  *   shuts out DNS rebinding (a foreign name resolving to 127.0.0.1);
- * - a state-changing request must be `application/json`, which no
- *   CORS-simple request (form or `text/plain` POST) can be.
+ * - a POST must be `application/json`, which no CORS-simple request (form
+ *   or `text/plain` POST) can be; the other state-changing method, DELETE,
+ *   is never CORS-simple.
  *
  * MSW handlers in-process (`transport.local`) have no network client to check.
  */
@@ -142,7 +190,8 @@ function guard(request: PlainRequest, options: ControlOptions): void {
       throw new ApiError('control_forbidden', `Control endpoints answer loopback host names only (got Host ${request.authority ?? 'none'}); allow others by name, or configure an admin token`)
     }
   }
-  if (request.method !== 'GET' && request.method !== 'HEAD') {
+  // POST is the one state-changing method a CORS-simple request can use (DELETE is always preflighted).
+  if (request.method === 'POST') {
     const contentType = request.header('content-type')
     if (contentType === undefined || !isJsonContentType(contentType)) {
       throw new ApiError('unsupported_media_type', 'Control requests that change state must be sent as application/json')
@@ -192,14 +241,20 @@ function requireAdmin(request: PlainRequest, adminToken: string): void {
 }
 
 async function readControlBody(request: PlainRequest): Promise<Record<string, unknown>> {
-  const text = bodyText(await request.readBody())
-  if (text.trim() === '') return {}
-  try {
-    const data: unknown = JSON.parse(text)
-    if (typeof data === 'object' && data !== null && !Array.isArray(data)) return data as Record<string, unknown>
-  } catch {
-    // Reported below.
-  }
+  const data = await readJson(request)
+  if (data === undefined) return {}
+  if (typeof data === 'object' && data !== null && !Array.isArray(data)) return data as Record<string, unknown>
   throw new ApiError('invalid_body', 'The control request body must be a JSON object')
+}
+
+/** A control request's JSON body (UTF-8, strictly), or undefined for none. */
+async function readJson(request: PlainRequest): Promise<unknown> {
+  const text = readJsonText(await request.readBody(), request.header('content-type'), request.header('content-encoding'))
+  if (text.trim() === '') return undefined
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    throw new ApiError('invalid_body', `The control request body is not valid JSON: ${(error as Error).message}`)
+  }
 }
 

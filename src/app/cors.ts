@@ -1,6 +1,11 @@
 import type { PlainRequest, PlainResponse } from '../core/plain-http.ts'
 
-/** Response headers a browser app may read across origins. */
+/**
+ * Every response header of the API a browser app may read across origins:
+ * all the API sends besides the CORS-safelisted ones (rate limits, retry,
+ * deprecation, `Location`, `Allow`, `WWW-Authenticate`, `Accept-Encoding`,
+ * `Preference-Applied`, and `Petstore-Sim-Fault`, which marks a simulated fault).
+ */
 export const exposedHeaders = [
   'X-RateLimit-Limit',
   'X-RateLimit-Remaining',
@@ -11,40 +16,56 @@ export const exposedHeaders = [
   'Link',
   'Location',
   'WWW-Authenticate',
+  'Allow',
+  'Accept-Encoding',
+  'Preference-Applied',
+  'Petstore-Sim-Fault',
 ].join(', ')
 
-const allowedHeaders = 'Authorization, Content-Type'
+/** What a preflight allows when the page names no headers: the ones the API reads. */
+const defaultAllowedHeaders = 'Authorization, Content-Type, Prefer'
+
+/** How long a browser may cache a preflight's answer: 10 minutes (Chromium caps it at 2 hours). */
+const preflightMaxAgeSeconds = '600'
 
 /**
- * The answer to a CORS preflight (any `OPTIONS` request): 204, the calling
- * origin allowed, with the methods the app serves and the `Authorization`
- * and `Content-Type` headers. Preflights need no key and never reach the
- * rate limiter.
+ * The answer to a CORS preflight (any `OPTIONS` outside the control plane):
+ * 204, the calling origin allowed with credentials, the methods the app
+ * serves, and every request header the page asks for (echoed from
+ * `Access-Control-Request-Headers`: the tracing headers real apps add,
+ * `traceparent`, `sentry-trace`, `baggage`, `X-Request-Id`…, as Prism does).
+ * Preflights need no key and never reach the rate limiter.
  *
- * @param allowedMethods e.g. `GET, POST, OPTIONS`, derived from the route tables.
+ * @param allowedMethods e.g. `GET, HEAD, POST, OPTIONS`, derived from the route tables.
  */
 export function preflightResponse(request: PlainRequest, allowedMethods: string): PlainResponse {
   const headers: Record<string, string> = {
     Allow: allowedMethods,
     'Access-Control-Allow-Methods': allowedMethods,
-    'Access-Control-Allow-Headers': allowedHeaders,
-    'Access-Control-Max-Age': '600',
+    'Access-Control-Allow-Headers': request.header('access-control-request-headers') ?? defaultAllowedHeaders,
+    'Access-Control-Max-Age': preflightMaxAgeSeconds,
     Vary: 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers',
   }
   const origin = request.header('origin')
-  if (origin !== undefined) headers['Access-Control-Allow-Origin'] = origin
+  if (origin !== undefined) {
+    headers['Access-Control-Allow-Origin'] = origin
+    headers['Access-Control-Allow-Credentials'] = 'true'
+  }
   return { status: 204, headers, body: undefined }
 }
 
 /**
- * The headers that let the calling origin read a response and its
- * rate-limit, deprecation and retry headers; none for a request without
- * `Origin`. `vary` is the response's own `Vary`, if any.
+ * The headers that let the calling origin read a response, with credentials
+ * (cookies, `credentials: 'include'`), and every header the API sends; none
+ * for a request without `Origin`. The origin is echoed, never `*`, which
+ * credentials forbid; `Vary: Origin` keeps caches from mixing origins.
+ * `vary` is the response's own `Vary`, if any.
  */
 export function corsHeaders(origin: string | undefined, vary: string | undefined): Record<string, string> | undefined {
   if (origin === undefined) return undefined
   return {
     'Access-Control-Allow-Origin': origin,
+    'Access-Control-Allow-Credentials': 'true',
     'Access-Control-Expose-Headers': exposedHeaders,
     Vary: vary === undefined ? 'Origin' : `${vary}, Origin`,
   }

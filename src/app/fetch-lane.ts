@@ -49,9 +49,46 @@ export function toPlainRequest(request: Request, bodyLimit: number, transport: T
 
 /**
  * A plain response as a Fetch `Response`. The answer to a HEAD has the GET's
- * headers, its `Content-Length` included, and no body.
+ * headers, its `Content-Length` included, and no body. A fault rule's damage
+ * becomes what a fetch would see of it: a network error for `reset` (after
+ * `hangMs` for `hang`), a body that breaks off half-way for `truncate`.
  */
-export function toFetchResponse(response: PlainResponse, method?: string): Response {
+export function toFetchResponse(response: PlainResponse, method?: string, signal?: AbortSignal): Response | Promise<Response> {
+  const fault = response.transportFault
+  if (fault !== undefined) return brokenResponse(response, fault, signal)
+  return wholeResponse(response, method)
+}
+
+function brokenResponse(response: PlainResponse, fault: NonNullable<PlainResponse['transportFault']>, signal: AbortSignal | undefined): Response | Promise<Response> {
+  switch (fault.kind) {
+    case 'reset':
+      return Response.error()
+    case 'hang':
+      // Until the client gives up (its signal aborts) or `hangMs` passes, then no answer.
+      return new Promise((resolve) => {
+        const done = () => {
+          clearTimeout(timer)
+          resolve(Response.error())
+        }
+        const timer = setTimeout(done, fault.hangMs)
+        signal?.addEventListener('abort', done, { once: true })
+      })
+    case 'empty':
+      return new Response('', { status: response.status, headers: { ...response.headers, 'Content-Length': '0' } })
+    case 'truncate': {
+      const bytes = utf8Encoder.encode(response.body ?? '')
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(bytes.subarray(0, Math.floor(bytes.byteLength / 2)))
+          controller.error(new TypeError('The connection was closed before the body ended (simulated truncate)'))
+        },
+      })
+      return new Response(body, { status: response.status, headers: { ...response.headers, 'Content-Length': String(bytes.byteLength) } })
+    }
+  }
+}
+
+function wholeResponse(response: PlainResponse, method?: string): Response {
   if (method !== 'HEAD' || response.body === undefined) return new Response(response.body ?? null, { status: response.status, headers: response.headers })
   const headers = { ...response.headers, 'Content-Length': String(utf8Encoder.encode(response.body).byteLength) }
   return new Response(null, { status: response.status, headers })

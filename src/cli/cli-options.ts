@@ -27,6 +27,10 @@ export interface CliOptions {
   defaultStatus: PetStatus
   engine: Engine
   handlers?: string
+  fault: string[]
+  faults?: string
+  allowedHost: string[]
+  prefer: boolean
   headersTimeout: number
   requestTimeout: number
   maxPipelined: number
@@ -66,6 +70,18 @@ export function createProgram(): Command {
     .addOption(option('--engine <engine>', 'direct: the simulator answers without msw (fast); msw: everything through msw getResponse (comparison, fallback)', 'ENGINE').choices(engines).default(defaults.engine))
     .addOption(option('--headers-timeout <duration>', 'how long a client may take to send a request\'s headers; then 408', 'HEADERS_TIMEOUT').argParser(parseDurationFlag).default(defaults.headersTimeoutMs, formatDuration(defaults.headersTimeoutMs)))
     .addOption(option('--request-timeout <duration>', 'how long a client may take to send a whole request, body included; then 408', 'REQUEST_TIMEOUT').argParser(parseDurationFlag).default(defaults.requestTimeoutMs, formatDuration(defaults.requestTimeoutMs)))
+    .addOption(
+      option('--fault <rule>', 'a fault rule: <operation | METHOD /path | *> <status | reset | hang | truncate | empty> [delay=<ms>|<min>-<max>] [times=<n>] [p=<0..1>] [key=<API key>]; repeatable; the env variable takes a ;-separated list', 'FAULT')
+        .argParser(collectFaults)
+        .default([], 'none'),
+    )
+    .addOption(option('--faults <file>', 'JSON array of fault rules (the rule model of POST /__sim/faults)', 'FAULTS'))
+    .addOption(
+      option('--allowed-host <name>', 'a host name the control endpoints accept in Host besides loopback names, without --admin-token; repeatable', 'ALLOWED_HOST')
+        .argParser((value: string, previous: string[]) => [...previous, ...value.split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== '')])
+        .default([], 'none'),
+    )
+    .addOption(option('--no-prefer', 'ignore "Prefer: code=<status>" (by default it forces the operation\'s documented answer for that status)', 'NO_PREFER'))
     .addOption(option('--max-pipelined <n>', 'requests a connection may have waiting behind the one being answered; more closes it', 'MAX_PIPELINED').argParser(wholeNumber('max-pipelined', 0, 10_000)).default(defaults.maxPipelinedRequests))
     .helpOption('-h, --help', 'show this help')
     .version(packageVersion, '-V, --version', 'show the version')
@@ -78,7 +94,7 @@ Examples:
   $ petstore-sim --key my-key=pro --key big-key=enterprise:5000/2000000
   $ PETSTORE_SIM_PORT=9000 petstore-sim --latency 20-80 --ban-after off
 
-Control endpoints (no API key; off on a non-loopback --host unless --admin-token is given):
+Control endpoints (no API key; loopback clients only, unless --admin-token is given):
   GET /__sim/health   POST /__sim/reset   GET|POST /__sim/clock   GET /__sim/requests
 The OpenAPI document: GET /openapi.json, GET /openapi.yaml`,
     )
@@ -92,6 +108,11 @@ function wholeNumber(name: string, min: number, max: number) {
     if (!(number >= min && number <= max)) throw new InvalidArgumentError(`--${name} must be a whole number from ${min} to ${max}.`)
     return number
   }
+}
+
+/** Each `--fault` as written (read against the base path once all flags are known); several in one value separated by `;`. */
+function collectFaults(value: string, previous: string[]): string[] {
+  return [...previous, ...value.split(';').map((rule) => rule.trim()).filter((rule) => rule.length > 0)]
 }
 
 function collectKeys(value: string, previous: string[]): string[] {

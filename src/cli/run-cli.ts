@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url'
 import { CommanderError } from 'commander'
 import type { RequestHandler } from 'msw'
 import { defaults } from '../core/defaults.ts'
+import { parseFaultText, type FaultRuleInput } from '../core/fault-rules.ts'
 import { demoKeySpec } from '../core/simulator-core.ts'
 import { createApp, startServer, type RunningServer, type StartServerOptions } from '../node/server.ts'
 import { createProgram, type CliOptions } from './cli-options.ts'
@@ -52,7 +53,11 @@ async function toServerOptions(options: CliOptions): Promise<StartServerOptions>
     ban: options.banAfter === 'off' ? false : { after: options.banAfter, durationMs: options.banFor },
     bodyLimit: options.bodyLimit,
     defaultStatus: options.defaultStatus,
-    control: controlEndpoints(options.host, options.adminToken),
+    // The control plane checks every request itself: the admin token when there is one, else loopback clients under a loopback
+    // or allowed host name, however the server is bound.
+    control: options.adminToken === undefined ? { allowedHosts: options.allowedHost } : { adminToken: options.adminToken, allowedHosts: options.allowedHost },
+    prefer: options.prefer,
+    faults: readFaults(options),
   })
   if (options.headersTimeout > options.requestTimeout) {
     throw new UsageError(`--headers-timeout (${options.headersTimeout} ms) must not be longer than --request-timeout (${options.requestTimeout} ms)`)
@@ -83,6 +88,24 @@ async function loadHandlers(path: string): Promise<RequestHandler[]> {
     throw new UsageError(`--handlers: ${path} must export an array of MSW handlers, as its default export or as "handlers"`)
   }
   return handlers as RequestHandler[]
+}
+
+/** The rules of `--faults` (a JSON array), then those of each `--fault` (the short text form). */
+function readFaults(options: CliOptions): FaultRuleInput[] {
+  const rules: FaultRuleInput[] = []
+  if (options.faults !== undefined) {
+    const data = readJsonFile(options.faults, '--faults')
+    if (!Array.isArray(data)) throw new UsageError(`--faults ${options.faults} must hold a JSON array of fault rules`)
+    rules.push(...(data as FaultRuleInput[]))
+  }
+  for (const text of options.fault) {
+    try {
+      rules.push(parseFaultText(text, options.basePath))
+    } catch (error) {
+      throw new UsageError(`--fault: ${(error as Error).message}`)
+    }
+  }
+  return rules
 }
 
 function readKeys(options: CliOptions): Record<string, string> | undefined {
@@ -124,7 +147,7 @@ function printBanner(running: RunningServer, options: CliOptions): void {
     perDay: key.plan.perDay,
   }))
   const headline = `petstore-sim listening on ${running.apiUrl}`
-  const control = controlEndpoints(options.host, options.adminToken) === false ? undefined : `${running.url}/__sim`
+  const control = `${running.url}/__sim`
   if (options.log === 'json') {
     process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), message: headline, url: running.url, apiUrl: running.apiUrl, control, keys })}\n`)
     return
@@ -133,7 +156,7 @@ function printBanner(running: RunningServer, options: CliOptions): void {
   if (options.log === 'pretty') {
     lines.push(usingDemoKeys ? 'Demo API keys (send "Authorization: Bearer <key>"):' : 'API keys (fingerprints; the keys are yours):')
     for (const key of keys) lines.push(`  ${key.key.padEnd(22)} ${key.plan.padEnd(24)} ${key.perMinute}/min, ${key.perDay}/day`)
-    lines.push(control === undefined ? 'Control endpoints: off (non-loopback host without --admin-token)' : `Control endpoints: ${control}/health, /reset, /clock, /requests`)
+    lines.push(`Control endpoints: ${control}/health, /reset, /clock, /requests, /faults (${options.adminToken === undefined ? 'loopback clients only' : 'with the admin token'})`)
     lines.push(`OpenAPI document: ${running.url}/openapi.json (or .yaml)`)
   }
   process.stdout.write(`${lines.join('\n')}\n`)
@@ -151,20 +174,6 @@ function stopOnSignals(running: RunningServer, options: CliOptions): void {
   }
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
-}
-
-/**
- * Whether the `/__sim` control endpoints are on: behind the admin token when
- * one is given; else on for a loopback host only, so that a simulator exposed
- * to the network cannot be reset or time-shifted by anyone who reaches it.
- */
-export function controlEndpoints(host: string, adminToken: string | undefined): false | true | { adminToken: string } {
-  if (adminToken !== undefined) return { adminToken }
-  return isLoopback(host)
-}
-
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host)
 }
 
 class UsageError extends Error {}

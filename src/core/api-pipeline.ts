@@ -7,6 +7,8 @@ import { anonymousPlan, type Plan } from './plans.ts'
 import { rateLimitHeaders } from './rate-limit-headers.ts'
 import { anonymousCallerPrefix, type RateLimitDecision } from './rate-limiter.ts'
 import { compileRouteTable, type RouteMatch, type RouteTable } from './route-table.ts'
+import { createFaultRules, type FaultRules, type FiredFault } from './fault-rules.ts'
+import { forcedResult, invalidPrefer, preferredStatus } from './forced-responses.ts'
 import type { Latency, SimulatorState } from './simulator-state.ts'
 
 /**
@@ -18,6 +20,8 @@ import type { Latency, SimulatorState } from './simulator-state.ts'
  */
 export interface ApiPipeline {
   readonly table: RouteTable
+  /** The fault rules in force; see {@link FaultRules}. */
+  readonly faults: FaultRules
   /**
    * Answers a request whose path is under the base path. A lane that has
    * matched the route itself (MSW) passes its match; otherwise the table
@@ -28,48 +32,80 @@ export interface ApiPipeline {
 }
 
 export interface PipelineOptions {
-  /** Waits `ms` (latency). Default: a timer. */
+  /** Waits `ms` (latency, fault delays). Default: a timer. */
   readonly delay?: (ms: number) => Promise<void>
+}
+
+/** One request on its way through the pipeline: what every step after authentication needs. */
+interface Exchange {
+  readonly request: PlainRequest
+  readonly operation: string
+  readonly caller: Caller
+  readonly decision: RateLimitDecision
+  readonly routeHeaders: Readonly<Record<string, string>> | undefined
+  readonly started: number
+  readonly receivedAt: number
+  /** Set for an answer forced with `Prefer: code=`. */
+  readonly forced?: boolean
+  /** The fault rule that shaped the answer. */
+  readonly fault?: FiredFault | undefined
 }
 
 export function createApiPipeline(state: SimulatorState, options: PipelineOptions = {}): ApiPipeline {
   const table = compileRouteTable(apiRoutes, state)
+  const faults = createFaultRules(table, state.random.next, state.basePath)
   const delay = options.delay ?? wait
   const { latency, basePath } = state
 
-  function finish(
-    request: PlainRequest,
-    operation: string,
-    caller: Caller,
-    decision: RateLimitDecision,
-    routeHeaders: Readonly<Record<string, string>> | undefined,
-    result: OperationResult,
-    started: number,
-    receivedAt: number,
-  ): PlainResponse | Promise<PlainResponse> {
+  function finish(exchange: Exchange, result: OperationResult): PlainResponse | Promise<PlainResponse> {
+    const { request, caller, fault } = exchange
     // One header object, built once with every header.
-    const headers = rateLimitHeaders(decision)
-    if (routeHeaders !== undefined) Object.assign(headers, routeHeaders)
+    const headers = rateLimitHeaders(exchange.decision)
+    if (exchange.routeHeaders !== undefined) Object.assign(headers, exchange.routeHeaders)
     if (result.headers !== undefined) Object.assign(headers, result.headers)
+    if (exchange.forced === true) headers['Preference-Applied'] = `code=${result.status}`
+    if (fault !== undefined) headers['Petstore-Sim-Fault'] = fault.ruleId
     const response = jsonResponse(result.body, result.status, headers)
+    const transportFault = fault?.fault === undefined ? undefined : { kind: fault.fault, hangMs: fault.hangMs }
     const record = (): PlainResponse => {
       const journalEntry = state.journal.record({
-        atMs: receivedAt,
+        atMs: exchange.receivedAt,
         method: request.method,
         path: request.query === '' ? request.path : `${request.path}?${request.query}`,
-        status: response.status,
-        operation,
+        // No answer at all for a connection reset or hung up: 0.
+        status: transportFault?.kind === 'reset' || transportFault?.kind === 'hang' ? 0 : response.status,
+        operation: exchange.operation,
         caller: caller.key?.fingerprint ?? 'anonymous',
         plan: caller.key?.planLabel ?? 'anonymous',
-        durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+        durationMs: Math.round((performance.now() - exchange.started) * 1000) / 1000,
+        ...(exchange.forced === true ? { forced: true } : {}),
+        ...(fault === undefined ? {} : { fault: fault.ruleId }),
       })
-      return { status: response.status, headers: response.headers, body: response.body, journalEntry }
+      return { status: response.status, headers: response.headers, body: response.body, journalEntry, transportFault }
     }
-    return latency === undefined ? record() : delay(pickLatency(latency)).then(record)
+    return latency === undefined ? record() : delay(pickLatency(latency, state.random.next)).then(record)
+  }
+
+  /** Runs the resolver, or the fault rule that fires, for an authenticated request within its limits. */
+  function operate(exchange: Exchange, match: RouteMatch & { kind: 'operation' }): OperationResult | Promise<OperationResult> {
+    const { request } = exchange
+    const call = { request, params: match.params, key: exchange.caller.key!, state }
+    const fault = exchange.fault
+    if (fault === undefined) return match.route.definition.resolve(call)
+    const act = (): OperationResult | Promise<OperationResult> => {
+      // A reset or a hang drops the request before the operation runs; a truncated or empty answer is the real one, broken on the way.
+      if (fault.fault === 'reset' || fault.fault === 'hang') return { status: 0, body: null }
+      if (fault.status !== undefined) {
+        return forcedResult(match.route, { request, params: match.params, state, status: fault.status }, retryAfter(exchange.decision, state.clock.now()))
+      }
+      return match.route.definition.resolve(call)
+    }
+    return fault.delayMs > 0 ? delay(fault.delayMs).then(act) : act()
   }
 
   return {
     table,
+    faults,
     respond(request, preMatched) {
       const started = performance.now()
       // The clock is read before anything changes state, and not after the resolver: once an operation has
@@ -77,9 +113,21 @@ export function createApiPipeline(state: SimulatorState, options: PipelineOption
       const receivedAt = state.clock.now()
       const match = preMatched ?? table.match(request.method, request.path.slice(basePath.length))
       const caller = identifyCaller(state, request)
-      const decision = state.limiter.consume(caller.bucket, caller.plan)
       const operation = match.kind === 'operation' ? match.route.operation : match.kind === 'wrong-method' ? 'methodNotAllowed' : 'routeNotFound'
       const routeHeaders = match.kind === 'operation' ? match.route.headers : undefined
+
+      // Prefer: code=<status>, for a documented status: the operation's answer for it, counting nothing and
+      // changing nothing. A request without a valid key still gets its 401, unless 401 is what it asks for.
+      const preferred = state.prefer ? preferredStatus(request.header('prefer') ?? '') : undefined
+      if (preferred !== undefined && match.kind === 'operation' && match.route.definition.statuses.includes(preferred) && (caller.key !== undefined || preferred === 401)) {
+        const decision = state.limiter.peek(caller.bucket, caller.plan)
+        const exchange: Exchange = { request, operation, caller, decision, routeHeaders, started, receivedAt, forced: true }
+        const outcome = forcedResult(match.route, { request, params: match.params, state, status: preferred }, retryAfter(decision, receivedAt))
+        return isPromiseLike(outcome) ? outcome.then((result) => finish(exchange, result)) : finish(exchange, outcome)
+      }
+
+      const decision = state.limiter.consume(caller.bucket, caller.plan)
+      let exchange: Exchange = { request, operation, caller, decision, routeHeaders, started, receivedAt }
       let outcome: OperationResult | Promise<OperationResult>
       try {
         // Authentication and the limiter come before routing: every request under the prefix counts.
@@ -89,19 +137,28 @@ export function createApiPipeline(state: SimulatorState, options: PipelineOption
         if (match.kind === 'wrong-method') {
           throw new ApiError('method_not_allowed', `${request.method} is not supported here; use ${match.allow}`, { Allow: match.allow })
         }
-        outcome = match.route.definition.resolve({ request, params: match.params, key: caller.key, state })
+        if (preferred !== undefined) throw invalidPrefer(match.route, preferred)
+        // Fault rules act on authenticated requests within their limits, which they count (see the README).
+        if (faults.active) exchange = { ...exchange, fault: faults.fire(match.route, request.method, request.path, caller.key) }
+        outcome = operate(exchange, match)
       } catch (error) {
         outcome = errorResult(error)
       }
+      const settled = exchange
       if (isPromiseLike(outcome)) {
         return outcome.then(
-          (result) => finish(request, operation, caller, decision, routeHeaders, result, started, receivedAt),
-          (error: unknown) => finish(request, operation, caller, decision, routeHeaders, errorResult(error), started, receivedAt),
+          (result) => finish(settled, result),
+          (error: unknown) => finish(settled, errorResult(error)),
         )
       }
-      return finish(request, operation, caller, decision, routeHeaders, outcome, started, receivedAt)
+      return finish(settled, outcome)
     },
   }
+}
+
+/** Whole seconds, at least 1, until the window of a decision resets: a forced 429's `Retry-After`. */
+function retryAfter(decision: RateLimitDecision, now: number): number {
+  return decision.outcome === 'allowed' ? Math.max(1, Math.ceil(decision.resetAt - now / 1000)) : decision.retryAfterSeconds
 }
 
 /** Any error as the operation's result: the spec's Error body, the status and headers of its `ApiError`. */
@@ -143,8 +200,9 @@ function refusal(decision: RateLimitDecision & { outcome: 'limited' | 'banned' }
   )
 }
 
-function pickLatency(latency: Latency): number {
-  return typeof latency === 'number' ? latency : latency.min + Math.floor(Math.random() * (latency.max - latency.min + 1))
+/** A delay from the latency option, a range drawn from the simulator's seeded generator: the same seed, the same delays. */
+function pickLatency(latency: Latency, random: () => number): number {
+  return typeof latency === 'number' ? latency : latency.min + Math.floor(random() * (latency.max - latency.min + 1))
 }
 
 function wait(ms: number): Promise<void> {

@@ -6,12 +6,14 @@ export const errorCatalogue = {
   invalid_query_parameter: { status: 400, when: 'A query parameter (`limit`, `status`) is malformed, out of range or repeated.' },
   invalid_path_parameter: { status: 400, when: '`petId` is not an integer in the safe-integer range.' },
   invalid_body: { status: 400, when: 'The createPet body is missing, is not JSON, is not an object, or has invalid fields (all are named).' },
+  invalid_prefer: { status: 400, when: '`Prefer: code=<status>` names a status the operation does not document; the message lists those it does.' },
   bad_request: { status: 400, when: 'The HTTP request itself is malformed, or its path has a dot segment (`.`, `..`, `%2e`): standalone server only.' },
   missing_api_key: { status: 401, when: 'No `Authorization` header, another scheme than Bearer, or an empty token.' },
   invalid_api_key: { status: 401, when: 'A Bearer token that is not a known API key.' },
   admin_unauthorized: { status: 401, when: 'A control endpoint (`/__sim/*`) called without the admin token it requires.' },
   foreign_origin: { status: 403, when: 'A control request (`/__sim/*`) from a page on another origin: the control plane is not for cross-origin pages.' },
   control_forbidden: { status: 403, when: 'A control request from a client that is not on loopback, or to a `Host` that is not a loopback name (DNS rebinding), with no admin token configured.' },
+  fault_not_found: { status: 404, when: '`DELETE /__sim/faults/{id}` for an id that no rule in force has.' },
   pet_not_found: { status: 404, when: 'getPet for an id that does not exist.' },
   route_not_found: { status: 404, when: 'A path under the API prefix (or the server) that the API does not have.' },
   method_not_allowed: { status: 405, when: 'A known path with a method it does not support; `Allow` lists the supported ones.' },
@@ -26,7 +28,10 @@ export const errorCatalogue = {
   headers_too_large: { status: 431, when: 'The request\'s headers are over 16 KiB (standalone server only).' },
   internal_error: { status: 500, when: 'A bug in the simulator (please report it).' },
   not_implemented: { status: 501, when: 'GET /store/orders: named by the spec but never specified.' },
+  bad_gateway: { status: 502, when: 'Only from a fault rule (`status: 502`), marked `Petstore-Sim-Fault`.' },
+  service_unavailable: { status: 503, when: 'Only from a fault rule (`status: 503`), with `Retry-After`, marked `Petstore-Sim-Fault`.' },
   shutting_down: { status: 503, when: 'A request that arrived on an open connection while the server drains after SIGTERM/SIGINT; see `Retry-After`.' },
+  gateway_timeout: { status: 504, when: 'Only from a fault rule (`status: 504`), marked `Petstore-Sim-Fault`.' },
 } as const satisfies Record<string, { status: number; when: string }>
 
 export type ErrorCode = keyof typeof errorCatalogue

@@ -20,6 +20,8 @@ export interface PetStore {
   get(id: number): Pet | undefined
   /** Adds a pet with the next id; `status` defaults to the store's default status. */
   create(newPet: NewPet): Pet
+  /** The pet `create` would make, without making it. */
+  preview(newPet: NewPet): Pet
   /** Every pet, ascending by id: a frozen copy, so changing it changes nothing in the store. */
   all(): readonly Pet[]
   /** Puts the store back to its initial pets; ids start again after the highest of them. Costs O(pets created since). */
@@ -40,7 +42,8 @@ export interface PetStoreOptions {
  * drops exactly the added ones, every list is the initial pets followed by
  * the created ones, and reset truncates each list back to its initial length.
  * Lookup by id is an array index where ids are dense (generated catalogues,
- * and every created pet), a map only for sparse fixture ids.
+ * and every created pet: `pets` past the initial ones), a map only for sparse
+ * fixture ids.
  */
 export function createPetStore(options: PetStoreOptions): PetStore {
   const defaultStatus = options.defaultStatus ?? 'available'
@@ -52,31 +55,36 @@ export function createPetStore(options: PetStoreOptions): PetStore {
   const byStatus = new Map<PetStatus, Pet[]>(petStatuses.map((status) => [status, []]))
   for (const pet of initialPets) byStatus.get(pet.status)!.push(pet)
   const initialStatusCounts = new Map([...byStatus].map(([status, list]) => [status, list.length]))
-  /** Created pets by `id - firstCreatedId`. */
-  let created: Pet[] = []
 
   return {
     list({ limit, status }) {
       return (status === undefined ? pets : byStatus.get(status)!).slice(0, limit)
     },
     get(id) {
-      return id >= firstCreatedId ? created[id - firstCreatedId] : initialById(id)
+      // Created pets follow the initial ones in `pets`, in id order with no gaps.
+      return id >= firstCreatedId ? pets[initialPets.length + (id - firstCreatedId)] : initialById(id)
     },
     create(newPet) {
       const pet: Pet = Object.freeze({
-        id: firstCreatedId + created.length,
+        id: firstCreatedId + (pets.length - initialPets.length),
         name: newPet.name,
         categoryId: newPet.categoryId,
         status: newPet.status ?? defaultStatus,
       })
-      created.push(pet)
       pets.push(pet)
       byStatus.get(pet.status)!.push(pet)
       return pet
     },
     all: () => Object.freeze(pets.slice()),
+    preview(newPet) {
+      return {
+        id: firstCreatedId + (pets.length - initialPets.length),
+        name: newPet.name,
+        categoryId: newPet.categoryId,
+        status: newPet.status ?? defaultStatus,
+      }
+    },
     reset() {
-      created = []
       pets.length = initialPets.length
       for (const [status, list] of byStatus) list.length = initialStatusCounts.get(status)!
     },

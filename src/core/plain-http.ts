@@ -1,5 +1,6 @@
 import { ApiError } from './api-error.ts'
 import { JsonText } from './json-text.ts'
+import type { TransportFault } from './fault-rules.ts'
 import type { RecordedRequest } from './request-journal.ts'
 
 /**
@@ -53,6 +54,13 @@ export interface PlainResponse {
   readonly body: string | undefined
   /** The journal entry of an API request, for logs. */
   readonly journalEntry?: RecordedRequest | undefined
+  /**
+   * A fault rule's damage to the connection, for the lane to carry out:
+   * `reset` (no answer, the connection dropped), `hang` (no answer for
+   * `hangMs`, then dropped), `truncate` (half the body, then dropped),
+   * `empty` (the status and headers with an empty body).
+   */
+  readonly transportFault?: { readonly kind: TransportFault; readonly hangMs: number } | undefined
 }
 
 /** A JSON response, serialised once (or not at all when the body is already {@link JsonText}). */

@@ -53,6 +53,12 @@ export type RateLimitDecision =
  */
 export interface RateLimiter {
   consume(callerId: string, plan: Plan): RateLimitDecision
+  /**
+   * What the caller's windows stand at, counting nothing and banning no one:
+   * `remaining` is what is left before this request. For answers that must
+   * not consume quota (responses forced with `Prefer: code=`).
+   */
+  peek(callerId: string, plan: Plan): RateLimitDecision
   /** Forgets every count and ban. */
   reset(): void
   /**
@@ -225,6 +231,23 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     },
     get size() {
       return keyBuckets.size + anonymousBuckets.size
+    },
+    peek(callerId, plan) {
+      const now = clock.now()
+      const minute = Math.floor(now / minuteMs)
+      const day = Math.floor(now / dayMs)
+      const bucket = keyBuckets.get(callerId) ?? anonymousBuckets.get(callerId)
+      const minuteCount = bucket !== undefined && bucket.minute === minute ? bucket.minuteCount : 0
+      const dayCount = bucket !== undefined && bucket.day === day ? bucket.dayCount : 0
+      const banEnd = bannedUntil.get(callerId)
+      if (banEnd !== undefined && now < banEnd) return refusal('banned', 'ban', plan.perMinute, banEnd, now)
+      if (dayCount >= plan.perDay) return refusal('limited', 'day', plan.perDay, (day + 1) * dayMs, now)
+      if (minuteCount >= plan.perMinute) return refusal('limited', 'minute', plan.perMinute, (minute + 1) * minuteMs, now)
+      const minuteLeft = plan.perMinute - minuteCount
+      const dayLeft = plan.perDay - dayCount
+      return dayLeft < minuteLeft
+        ? { outcome: 'allowed', window: 'day', limit: plan.perDay, remaining: dayLeft, resetAt: toUnixSeconds((day + 1) * dayMs) }
+        : { outcome: 'allowed', window: 'minute', limit: plan.perMinute, remaining: minuteLeft, resetAt: toUnixSeconds((minute + 1) * minuteMs) }
     },
     consume(callerId, plan) {
       const now = clock.now()

@@ -15,6 +15,10 @@ export interface JournalEntry {
   /** The caller's plan, e.g. `pro`; `anonymous` without a valid key. */
   readonly plan: string
   readonly durationMs: number
+  /** Present when the answer was forced with `Prefer: code=`: it changed nothing and counted nothing. */
+  readonly forced?: true
+  /** The id of the fault rule that shaped the answer, if one did. `status` is 0 when there was no answer (reset, hang). */
+  readonly fault?: string
 }
 
 /**

@@ -10,8 +10,9 @@ import { createPetStore, type PetStore } from './pet-store.ts'
 import { createRateLimiter, type BanPolicy, type RateLimiter } from './rate-limiter.ts'
 import { createRequestJournal, type RequestJournal } from './request-journal.ts'
 import type { PetStatus } from './pet-types.ts'
-import { generatePets } from './seed-pets.ts'
-import type { Latency, SimulatorState } from './simulator-state.ts'
+import { createSeededRandom, generatePets } from './seed-pets.ts'
+import type { FaultRuleInput, FaultRules } from './fault-rules.ts'
+import type { Latency, RandomSource, SimulatorState } from './simulator-state.ts'
 
 /** The demo keys used when no keys are given, one per plan (`fixtures/demo-keys.json`). */
 export const demoKeySpec: KeySpec = demoKeys
@@ -46,6 +47,10 @@ export interface SimulatorOptions {
   bodyLimit?: number
   /** The most rate-limit buckets kept for callers without a valid key; past it the least recently used is forgotten. Default 100,000. */
   maxAnonymousBuckets?: number
+  /** Whether `Prefer: code=<status>` forces an operation's documented answer. Default true. */
+  prefer?: boolean
+  /** Fault rules in force from the start (and again after every reset); more can be added with `faults.add`. */
+  faults?: readonly FaultRuleInput[]
 }
 
 /**
@@ -68,6 +73,8 @@ export interface SimulatorCore {
   readonly baseOrigin: string | undefined
   /** The API pipeline every lane answers API requests through. */
   readonly pipeline: ApiPipeline
+  /** The fault rules in force: `add(rule)` -> id, `remove(id)`, `list()`, `clear()`. `reset()` puts back the ones given as options. */
+  readonly faults: FaultRules
   /** Largest request body in bytes that any lane reads. */
   readonly bodyLimit: number
   /** Back to the state right after creation: initial pets, no counts or bans, empty journal, clock offset undone. */
@@ -81,9 +88,10 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
   const { basePath, origin } = resolveBaseUrl(options.baseUrl ?? defaults.basePath)
   const clock = createSimulatorClock(options.clock)
   const defaultStatus = options.defaultStatus ?? defaults.defaultStatus
+  const seed = options.seed ?? defaults.seed
   const initialPets =
     options.fixtures === undefined
-      ? generatePets({ seed: options.seed ?? defaults.seed, count: options.pets ?? defaults.pets })
+      ? generatePets({ seed, count: options.pets ?? defaults.pets })
       : parseFixturePets(options.fixtures, defaultStatus)
   const store = createPetStore({ initialPets, defaultStatus })
   const keyRing = createKeyRing(options.keys ?? demoKeySpec)
@@ -103,7 +111,15 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     basePath,
     latency: options.latency,
     petJson: createJsonCache(petJsonCacheSize),
+    random: createRandomSource(seed),
+    prefer: options.prefer ?? true,
   }
+  const pipeline = createApiPipeline(state)
+  const initialFaults = options.faults ?? []
+  const addInitialFaults = () => {
+    for (const rule of initialFaults) pipeline.faults.add(rule)
+  }
+  addInitialFaults()
 
   return {
     store,
@@ -113,14 +129,33 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     journal,
     basePath,
     baseOrigin: origin,
-    pipeline: createApiPipeline(state),
+    pipeline,
+    faults: pipeline.faults,
     bodyLimit,
     reset() {
       store.reset()
       state.petJson.clear()
+      state.random.reset()
+      pipeline.faults.clear()
+      addInitialFaults()
       limiter.reset()
       journal.clear()
       clock.resetOffset()
+    },
+  }
+}
+
+/**
+ * The simulator's own generator, seeded like its catalogue (but with a
+ * sequence of its own): the same seed gives the same latencies and the same
+ * fault sequence in every run; reset starts the sequence over.
+ */
+function createRandomSource(seed: number): RandomSource {
+  let next = createSeededRandom(seed + 0.5)
+  return {
+    next: () => next(),
+    reset() {
+      next = createSeededRandom(seed + 0.5)
     },
   }
 }

@@ -22,4 +22,15 @@ export interface SimulatorState {
   readonly latency: Latency | undefined
   /** The JSON text of pets already sent; cleared on reset. */
   readonly petJson: JsonCache
+  /** The simulator's seeded generator (latency ranges, fault probabilities and delays); re-seeded on reset. */
+  readonly random: RandomSource
+  /** Whether `Prefer: code=` forces answers. */
+  readonly prefer: boolean
+}
+
+/** A seeded generator of numbers in [0, 1) that can start its sequence over. */
+export interface RandomSource {
+  readonly next: () => number
+  /** Back to the first number of the sequence. */
+  reset(): void
 }

@@ -35,7 +35,9 @@ export async function toFetchRequest(incoming: IncomingMessage, bodyLimit: numbe
 
 /** Writes a Fetch `Response` to a Node response, with its `Content-Length`. */
 export async function sendFetchResponse(outgoing: ServerResponse, response: Response, method: string | undefined): Promise<void> {
-  const body = response.body === null ? undefined : Buffer.from(await response.arrayBuffer())
+  // A network error (`Response.error()`, a fault rule's reset): no answer, the connection dropped.
+  if (response.type === 'error') return dropConnection(outgoing)
+  const { bytes: body, broken } = await readAll(response)
   const headers: Record<string, string | string[] | number> = {}
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie') headers[name] = value
@@ -44,8 +46,39 @@ export async function sendFetchResponse(outgoing: ServerResponse, response: Resp
   if (cookies.length > 0) headers['set-cookie'] = cookies
   // A HEAD's answer carries the GET's Content-Length and no body.
   if (response.status !== 204 && response.status !== 304 && !(method === 'HEAD' && headers['content-length'] !== undefined)) headers['content-length'] = body?.length ?? 0
+  if (broken) {
+    // A body that broke off (a fault rule's truncate): what arrived, under the full Content-Length, then the connection dropped.
+    headers['content-length'] = response.headers.get('content-length') ?? headers['content-length']!
+    outgoing.writeHead(response.status, headers)
+    outgoing.write(body ?? Buffer.alloc(0), () => dropConnection(outgoing))
+    return
+  }
   outgoing.writeHead(response.status, headers)
   outgoing.end(method === 'HEAD' ? undefined : body)
+}
+
+/** The body's bytes, and whether the stream broke off before its end. */
+async function readAll(response: Response): Promise<{ bytes: Buffer | undefined; broken: boolean }> {
+  if (response.body === null) return { bytes: undefined, broken: false }
+  const chunks: Uint8Array[] = []
+  const reader = response.body.getReader()
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) return { bytes: Buffer.concat(chunks), broken: false }
+      chunks.push(value)
+    }
+  } catch {
+    return { bytes: Buffer.concat(chunks), broken: true }
+  }
+}
+
+/** Drops the connection without an answer: a reset (RST) where the socket can send one. */
+export function dropConnection(outgoing: ServerResponse): void {
+  const socket = outgoing.socket
+  if (socket === null) return
+  if (typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy()
+  else socket.destroy()
 }
 
 /** The origin a Fetch URL is built on: the `Host` when it is a plain host name, else `localhost`, so a hostile Host cannot change the path. */

@@ -127,9 +127,37 @@ function collectBody(incoming: IncomingMessage, limit: number, length: number | 
 
 /** Writes a plain response with its `Content-Length`; a HEAD gets the headers only. */
 export function writePlainResponse(outgoing: ServerResponse, response: PlainResponse, method: string | undefined): void {
-  const { headers, body } = response
+  const fault = response.transportFault
+  if (fault !== undefined && fault.kind !== 'empty') return breakConnection(outgoing, response, fault)
+  const { headers } = response
+  const body = fault?.kind === 'empty' ? '' : response.body
   // The headers object is this response's own (see PlainResponse): adding to it costs no copy.
   if (response.status !== 204 && response.status !== 304) headers['Content-Length'] = String(body === undefined ? 0 : Buffer.byteLength(body))
   outgoing.writeHead(response.status, headers)
   outgoing.end(method === 'HEAD' ? undefined : body)
+}
+
+/**
+ * Carries out a fault rule's damage: `reset` drops the connection at once
+ * (an RST), `hang` answers nothing and drops it after `hangMs`, `truncate`
+ * sends the status, the headers with the full `Content-Length`, and half the
+ * body, then drops it.
+ */
+function breakConnection(outgoing: ServerResponse, response: PlainResponse, fault: NonNullable<PlainResponse['transportFault']>): void {
+  const socket = outgoing.socket
+  const drop = () => {
+    if (socket === null) return
+    if (typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy()
+    else socket.destroy()
+  }
+  if (fault.kind === 'reset') return drop()
+  if (fault.kind === 'hang') {
+    const timer = setTimeout(drop, fault.hangMs)
+    socket?.once('close', () => clearTimeout(timer))
+    return
+  }
+  const bytes = Buffer.from(response.body ?? '')
+  response.headers['Content-Length'] = String(bytes.byteLength)
+  outgoing.writeHead(response.status, response.headers)
+  outgoing.write(bytes.subarray(0, Math.floor(bytes.byteLength / 2)), drop)
 }

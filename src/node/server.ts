@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import type { RequestHandler } from 'msw'
 import { ApiError } from '../core/api-error.ts'
+import { corsHeaders } from '../app/cors.ts'
 import { createApp as createPortableApp, type App, type AppOptions } from '../app/app.ts'
 import { defaults } from '../core/defaults.ts'
 import { errorResponse, isPromiseLike, type PlainResponse } from '../core/plain-http.ts'
@@ -248,7 +249,9 @@ export function createServer(options: ServerOptions = {}): SimulatorServer {
       socket.destroy()
       return
     }
-    socket.end(rawHttpResponse(errorResponse(apiError)))
+    // CORS as on every other answer, so that a page on another origin reads the Error instead of a CORS failure.
+    const response = errorResponse(apiError, corsHeaders(originInRawPacket(error), undefined))
+    socket.end(rawHttpResponse(response))
     // Closed once the answer is flushed; a client that does not even take it gets as long as for its headers.
     socket.once('finish', () => socket.destroy())
     if (headersTimeout > 0) setTimeout(() => socket.destroy(), headersTimeout).unref()
@@ -335,6 +338,16 @@ function clientErrorAnswer(error: NodeJS.ErrnoException, socket: Socket, headers
     default:
       return new ApiError('bad_request', `Malformed HTTP request: ${error.code ?? error.message}`)
   }
+}
+
+/**
+ * The `Origin` of a request Node's parser gave up on, read from the bytes it
+ * had buffered (`rawPacket`), when they hold one: a best effort, for CORS.
+ */
+function originInRawPacket(error: NodeJS.ErrnoException & { rawPacket?: Buffer }): string | undefined {
+  const packet = error.rawPacket?.toString('latin1')
+  const origin = packet === undefined ? undefined : /\r\norigin:[ \t]*([^\r\n]*?)[ \t]*\r\n/i.exec(packet)?.[1]
+  return origin !== undefined && /^https?:\/\/[\w.-]+(:\d+)?$|^https?:\/\/\[[\da-fA-F:.]+\](:\d+)?$/.test(origin) ? origin : undefined
 }
 
 /** A plain response as HTTP/1.1 bytes, for a socket Node's parser gave up on; the connection closes after it. */

@@ -1,3 +1,4 @@
+import type { JournalEntry } from '../../src/core/request-journal.ts'
 /**
  * Something the HTTP scenarios can run against (see `matrix.ts`): the MSW
  * handlers in-process behind `setupServer`, the app's `fetch`, or the real
@@ -15,6 +16,11 @@ export interface ApiTarget {
   advanceClock(milliseconds: number): Promise<void>
   /** Sets the simulator's clock. */
   setClock(iso: string): Promise<void>
+  /** Adds a fault rule (in-process `simulator.faults.add`, over HTTP `POST /__sim/faults`) and returns its id. */
+  addFault(rule: Record<string, unknown>): Promise<string>
+  removeFault(id: string): Promise<void>
+  /** The request journal, oldest first. */
+  journal(): Promise<JournalEntry[]>
 }
 
 /** The keys every target accepts. */

@@ -8,7 +8,12 @@ export function startAppTarget(): ApiTarget & { close(): void } {
   const app = createApp({ seed: scenarioSeed, pets: scenarioPetCount, keys: testKeySpec, clock: manualClock })
   return {
     apiUrl: `http://localhost:4010${app.simulator.basePath}`,
-    fetch: (input, init) => app.fetch(new Request(input, init), { clientAddress: '127.0.0.1' }),
+    // As fetch() does with a network error (a fault rule's reset or hang): reject.
+    fetch: async (input, init) => {
+      const response = await app.fetch(new Request(input, init), { clientAddress: '127.0.0.1' })
+      if (response.type === 'error') throw new TypeError('fetch failed: network error')
+      return response
+    },
     async reset() {
       app.simulator.reset()
       manualClock.set(scenarioStart)
@@ -18,6 +23,15 @@ export function startAppTarget(): ApiTarget & { close(): void } {
     },
     async setClock(iso) {
       app.simulator.clock.set(iso)
+    },
+    async addFault(rule) {
+      return app.simulator.faults.add(rule)
+    },
+    async removeFault(id) {
+      app.simulator.faults.remove(id)
+    },
+    async journal() {
+      return app.simulator.journal.entries()
     },
     close() {},
   }

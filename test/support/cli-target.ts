@@ -1,4 +1,5 @@
 import { scenarioPetCount, scenarioSeed, scenarioStart, testKeySpec, type ApiTarget } from './api-target.ts'
+import type { JournalEntry } from '../../src/core/request-journal.ts'
 import { startCli } from './cli-process.ts'
 
 /** The real `petstore-sim` process on a free port, driven through its control endpoints; `args` are more flags (`--engine msw`). */
@@ -23,6 +24,18 @@ export async function startCliTarget(args: readonly string[] = []): Promise<ApiT
     },
     advanceClock: (milliseconds) => control('/clock', { advance: milliseconds }),
     setClock: (iso) => control('/clock', { set: iso }),
+    async addFault(rule) {
+      const response = await fetch(`${cli.origin}/__sim/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rule) })
+      if (response.status !== 201) throw new Error(`POST /__sim/faults answered ${response.status}: ${await response.text()}`)
+      return ((await response.json()) as { ids: string[] }).ids[0]!
+    },
+    async removeFault(id) {
+      const response = await fetch(`${cli.origin}/__sim/faults/${id}`, { method: 'DELETE' })
+      if (!response.ok) throw new Error(`DELETE /__sim/faults/${id} answered ${response.status}`)
+    },
+    async journal() {
+      return ((await (await fetch(`${cli.origin}/__sim/requests`)).json()) as { requests: JournalEntry[] }).requests
+    },
     close: () => cli.stop(),
   }
 }

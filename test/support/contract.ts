@@ -11,7 +11,7 @@ import { parse } from 'yaml'
 export const openApiDocument = parse(readFileSync(new URL('../../fixtures/openapi.yaml', import.meta.url), 'utf8')) as {
   paths: Record<string, Record<string, { responses: Record<string, unknown> }>>
   components: { schemas: Record<string, unknown> }
-  'x-petstore-sim': { unroutedResponses: { statuses: number[] } }
+  'x-petstore-sim': { unroutedResponses: { statuses: number[] }; faultResponses: { header: string; statuses: number[] } }
 }
 
 const backend = new OpenAPIBackend({
@@ -43,6 +43,16 @@ export function contractViolations(observed: ObservedResponse): string[] {
   const head = observed.method === 'HEAD'
   if (head && observed.bodyText !== '') problems.push(`a HEAD answered with a body: ${observed.bodyText.slice(0, 100)}`)
   const operation = backend.matchOperation({ method: head ? 'GET' : observed.method, path, query, headers: {} }) as Operation | undefined
+  const faults = openApiDocument['x-petstore-sim'].faultResponses
+  if (observed.headers.has(faults.header) && faults.statuses.includes(observed.status)) {
+    // A simulated fault outside the contract, marked as the document's x-petstore-sim says: still the Error body and the rate-limit headers.
+    const errorValidation = backend.validator.validateResponse(JSON.parse(observed.bodyText), 'listPets', 400)
+    if (!errorValidation.valid) problems.push(`the fault's Error body does not conform: ${JSON.stringify(errorValidation.errors)}`)
+    for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
+      if (!/^\d+$/.test(observed.headers.get(name) ?? '')) problems.push(`header ${name} is missing or not an integer`)
+    }
+    return problems
+  }
   const contentType = observed.headers.get('content-type')
   let body: unknown
   try {

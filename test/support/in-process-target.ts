@@ -31,6 +31,15 @@ export function startInProcessTarget(options: SimulatorOptions = {}): ApiTarget 
     async setClock(iso) {
       simulator.clock.set(iso)
     },
+    async addFault(rule) {
+      return simulator.faults.add(rule)
+    },
+    async removeFault(id) {
+      simulator.faults.remove(id)
+    },
+    async journal() {
+      return simulator.journal.entries()
+    },
     close: () => server.close(),
   }
 }
