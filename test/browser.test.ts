@@ -61,8 +61,9 @@ async function open(query: string): Promise<void> {
   await page.waitForFunction(() => window.petstore?.ready === true, undefined, { timeout: 20_000 })
 }
 
-const call = (path: string, init: { method?: string; body?: string; key?: string | null; headers?: Record<string, string> } = {}) =>
-  page.evaluate(([path, init]) => window.petstore.call(path, init), [path, init] as const)
+type PageInit = { method?: string; body?: string; key?: string | null; headers?: Record<string, string>; credentials?: RequestCredentials }
+const call = (path: string, init: PageInit = {}) => page.evaluate(([path, init]) => window.petstore.call(path, init), [path, init] as const)
+const attempt = (path: string, init: PageInit = {}) => page.evaluate(([path, init]) => window.petstore.attempt(path, init), [path, init] as const)
 
 const renderedPets = () =>
   page.$$eval('#pets li', (items) => items.map((item) => ({ id: Number((item as HTMLElement).dataset.id), text: item.textContent })))
@@ -109,8 +110,66 @@ describe('in-browser mocking with setupWorker', () => {
   })
 })
 
+describe('error states on demand, in the page', () => {
+  beforeEach(async () => {
+    // A fresh CLI simulator: no counts, and no fault rules (reset clears those added at run time).
+    await fetch(`${cli.origin}/__sim/reset`, { method: 'POST', headers: { 'content-type': 'application/json' } })
+  })
+
+  it('under setupWorker: a fault rule added through simulator.faults fails the next fetch with a network error, and a 503 is readable', async () => {
+    await open(`mode=worker&seed=${seed}`)
+    await page.evaluate(() => window.petstore.addFault({ operation: 'listPets', fault: 'reset', times: 1 }))
+    expect(await attempt('/pets?limit=1')).toEqual({ error: 'TypeError' })
+    const id = await page.evaluate(() => window.petstore.addFault({ operation: 'getPet', status: 503, times: 1 }))
+    const unavailable = await call('/pets/1')
+    expect(unavailable.status).toBe(503)
+    expect(unavailable.headers['petstore-sim-fault']).toBe(id)
+    expect(Number(unavailable.headers['retry-after'])).toBeGreaterThanOrEqual(1)
+    expect((await call('/pets/1')).status).toBe(200)
+  })
+
+  it('from another origin: tracing headers, credentials and Prefer: code=429 give a forced 429 the page can read', async () => {
+    await open(`mode=remote&api=${encodeURIComponent(cli.apiUrl)}`)
+    const forced = await call('/pets?limit=1', {
+      credentials: 'include',
+      headers: {
+        Prefer: 'code=429',
+        traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+        'X-Request-Id': 'req-42',
+        'sentry-trace': '4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-1',
+        baggage: 'sentry-environment=test',
+      },
+    })
+    expect(forced.status).toBe(429)
+    expect(forced.body).toMatchObject({ code: 'rate_limit_exceeded', status: 429 })
+    expect(Number(forced.headers['retry-after'])).toBeGreaterThanOrEqual(1)
+    expect(forced.headers['x-ratelimit-remaining']).toBe('0')
+    expect(forced.headers['preference-applied']).toBe('code=429')
+  })
+
+  it('from another origin: a fault rule set over /__sim/faults fails the page\'s next fetch with a network error', async () => {
+    await open(`mode=remote&api=${encodeURIComponent(cli.apiUrl)}`)
+    // No `times`: Chromium retries a GET once when a kept-alive connection is reset before any answer, so a
+    // rule that fires only once is hidden from the page by that retry.
+    const added = await fetch(`${cli.origin}/__sim/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ operation: 'listPets', fault: 'reset' }) })
+    expect(added.status).toBe(201)
+    const { ids } = (await added.json()) as { ids: string[] }
+    expect(await attempt('/pets?limit=1')).toEqual({ error: 'TypeError' })
+    expect((await fetch(`${cli.origin}/__sim/faults/${ids[0]}`, { method: 'DELETE' })).status).toBe(200)
+    expect((await call('/pets?limit=1')).status).toBe(200)
+  })
+
+  it('from another origin: a 413 for a body over the limit is readable, not a CORS failure', async () => {
+    await open(`mode=remote&api=${encodeURIComponent(cli.apiUrl)}`)
+    const tooLarge = await call('/pets', { method: 'POST', body: JSON.stringify({ name: 'Big', categoryId: 1, padding: 'x'.repeat(1_100_000) }), headers: { 'content-type': 'application/json' } })
+    expect(tooLarge.status).toBe(413)
+    expect(tooLarge.body).toMatchObject({ code: 'payload_too_large', status: 413 })
+  })
+})
+
 describe('cross-origin use of the standalone CLI', () => {
   beforeEach(async () => {
+    await fetch(`${cli.origin}/__sim/faults`, { method: 'DELETE' })
     await fetch(`${cli.origin}/__sim/reset`, { method: 'POST', headers: { 'content-type': 'application/json' } })
   })
 

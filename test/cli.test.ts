@@ -319,3 +319,45 @@ describe('control endpoints, checked per request', () => {
     expect((await fetch(`${cli.origin}/__sim/health`, { headers: { authorization: 'Bearer s3cret' } })).status).toBe(200)
   })
 })
+
+describe('error states on demand from the command line', () => {
+  it('applies --fault rules in the short form, and puts them back after a reset', async () => {
+    const cli = await start(['--log', 'silent', '--fault', 'GET /v1/pets 503 times=1', '--fault', 'getPet 404 key=demo-free-key'])
+    const failed = await fetch(`${cli.apiUrl}/pets`, { headers: auth() })
+    expect(failed.status).toBe(503)
+    expect(failed.headers.get('petstore-sim-fault')).toBe('f1')
+    expect((await fetch(`${cli.apiUrl}/pets`, { headers: auth() })).status).toBe(200)
+    expect((await fetch(`${cli.apiUrl}/pets/1`, { headers: { authorization: 'Bearer demo-free-key' } })).status).toBe(404)
+    expect((await fetch(`${cli.apiUrl}/pets/1`, { headers: auth() })).status).toBe(200)
+    await fetch(`${cli.origin}/__sim/reset`, { method: 'POST', headers: { 'content-type': 'application/json' } })
+    const { faults } = await (await fetch(`${cli.origin}/__sim/faults`)).json()
+    expect(faults.map((rule: { id: string }) => rule.id)).toEqual(['f1', 'f2'])
+  })
+
+  it('reads --faults from a JSON file, and PETSTORE_SIM_FAULT from the environment', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'petstore-faults-'))
+    const file = join(directory, 'faults.json')
+    writeFileSync(file, JSON.stringify([{ operation: 'createPet', status: 500 }]))
+    const cli = await start(['--log', 'silent', '--faults', file], { PETSTORE_SIM_FAULT: 'listOrders 503; getPet delay=1' })
+    const created = await fetch(`${cli.apiUrl}/pets`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":1}' })
+    expect(created.status).toBe(500)
+    expect((await fetch(`${cli.apiUrl}/store/orders`, { headers: auth() })).status).toBe(503)
+    expect(((await (await fetch(`${cli.origin}/__sim/faults`)).json()).faults as unknown[]).length).toBe(3)
+  })
+
+  it('ignores Prefer with --no-prefer', async () => {
+    const cli = await start(['--log', 'silent', '--no-prefer'])
+    expect((await fetch(`${cli.apiUrl}/pets/1`, { headers: { ...auth(), prefer: 'code=404' } })).status).toBe(200)
+  })
+
+  it.each([
+    [['--fault', 'listPets teapot'], /--fault: .*cannot read "teapot"/],
+    [['--fault', 'listPets 404'], /listPets never answers 404/],
+    [['--fault', 'feedPets 503'], /no operation feedPets/],
+  ])('refuses %j with exit code 2 and one line', async (args, message) => {
+    const cli = runCli(['--port', '0', ...args])
+    expect(await cli.exited).toBe(2)
+    expect(cli.stderr()).toMatch(message)
+    expect(cli.stderr().trim().split('\n')).toHaveLength(1)
+  })
+})

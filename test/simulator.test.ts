@@ -329,3 +329,58 @@ describe('state a simulator hands out', () => {
     expect(b.keys[0]!.plan.perMinute).toBe(60)
   })
 })
+
+describe('error states on demand, in-process', () => {
+  it('ignores Prefer with prefer: false', async () => {
+    const { call } = serve({ prefer: false })
+    const response = await call('/v1/pets/1', { headers: { prefer: 'code=404' } })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('preference-applied')).toBeNull()
+  })
+
+  it('gives the same fault sequence for the same seed, and another for another seed', async () => {
+    const sequence = async (seed: number) => {
+      const { simulator, server, call } = serve({ seed })
+      simulator.faults.add({ operation: 'listPets', status: 503, probability: 0.5 })
+      const statuses: number[] = []
+      for (let index = 0; index < 24; index++) statuses.push((await call('/v1/pets?limit=1')).status)
+      server.close()
+      servers.splice(servers.indexOf(server), 1)
+      return statuses
+    }
+    const first = await sequence(11)
+    expect(await sequence(11)).toEqual(first)
+    expect(new Set(first)).toEqual(new Set([200, 503]))
+    expect(await sequence(12)).not.toEqual(first)
+  })
+
+  it('lists, removes and clears rules; reset() keeps only the rules given as options', () => {
+    const simulator = createSimulator({ faults: [{ operation: 'getPet', status: 404, times: 3 }] })
+    const added = simulator.faults.add({ method: 'GET', path: '/pets', delay: { min: 10, max: 20 }, key: 'demo-pro-key' })
+    expect(simulator.faults.list()).toEqual([
+      { id: 'f1', operation: 'getPet', status: 404, remaining: 3 },
+      { id: added, method: 'GET', path: '/pets', delay: { min: 10, max: 20 }, key: simulator.keys[1]!.fingerprint },
+    ])
+    expect(JSON.stringify(simulator.faults.list())).not.toContain('demo-pro-key')
+    expect(simulator.faults.remove(added)).toBe(true)
+    expect(simulator.faults.remove(added)).toBe(false)
+    simulator.faults.add({ operation: 'listPets', status: 503 })
+    simulator.reset()
+    expect(simulator.faults.list()).toEqual([{ id: 'f1', operation: 'getPet', status: 404, remaining: 3 }])
+    simulator.faults.clear()
+    expect(simulator.faults.list()).toEqual([])
+  })
+
+  it.each([
+    [{ operation: 'feedPets', status: 503 }, /no operation feedPets/],
+    [{ operation: 'listPets', status: 404 }, /listPets never answers 404/],
+    [{ operation: 'listPets' }, /needs a status, a fault or a delay/],
+    [{ operation: 'listPets', status: 503, fault: 'reset' }, /not both/],
+    [{ operation: 'listPets', status: 503, probability: 1.5 }, /probability/],
+    [{ method: 'DELETE', path: '/pets', status: 503 }, /matches no operation/],
+    [{ operation: 'listPets', status: 503, colour: 'red' }, /colour/],
+  ])('refuses the rule %j with a RangeError naming the problem', (rule, message) => {
+    expect(() => createSimulator().faults.add(rule as never)).toThrow(RangeError)
+    expect(() => createSimulator().faults.add(rule as never)).toThrow(message)
+  })
+})

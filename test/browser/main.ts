@@ -15,9 +15,25 @@ interface Answer {
 
 const params = new URLSearchParams(location.search)
 const mode = params.get('mode') ?? 'worker'
-const readableHeaders = ['content-type', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'deprecation', 'sunset', 'link', 'location']
+const readableHeaders = [
+  'content-type',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'retry-after',
+  'deprecation',
+  'sunset',
+  'link',
+  'location',
+  'preference-applied',
+  'petstore-sim-fault',
+]
 
 let apiUrl: string
+/** In worker mode, the page's own simulator's fault rules (`simulator.faults.add`). */
+let addFault: (rule: Record<string, unknown>) => string = () => {
+  throw new Error('fault rules are added over HTTP in remote mode')
+}
 if (mode === 'worker') {
   const simulator = createSimulator({
     seed: Number(params.get('seed') ?? 1),
@@ -25,6 +41,7 @@ if (mode === 'worker') {
   })
   await setupWorker(...simulator.handlers).start({ quiet: true, onUnhandledFrame: 'bypass' })
   apiUrl = `${location.origin}/v1`
+  addFault = (rule) => simulator.faults.add(rule)
 } else {
   apiUrl = params.get('api')!
 }
@@ -33,7 +50,8 @@ async function call(path: string, init: RequestInit & { key?: string | null } = 
   const headers = new Headers(init.headers)
   const key = init.key === undefined ? 'browser-key' : init.key
   if (key !== null) headers.set('Authorization', `Bearer ${key}`)
-  const response = await fetch(`${apiUrl}${path}`, { ...init, headers })
+  const { key: _key, ...fetchInit } = init
+  const response = await fetch(`${apiUrl}${path}`, { ...fetchInit, headers })
   const text = await response.text()
   let body: unknown = text
   try {
@@ -63,7 +81,16 @@ await render()
 
 declare global {
   interface Window {
-    petstore: { call: typeof call; render: typeof render; ready: boolean }
+    petstore: { call: typeof call; attempt: typeof attempt; addFault: typeof addFault; render: typeof render; ready: boolean }
   }
 }
-window.petstore = { call, render, ready: true }
+/** A request whose failure is an answer too: a network error comes back as `{ error }`, not as a thrown error. */
+async function attempt(path: string, init: RequestInit & { key?: string | null } = {}): Promise<Answer | { error: string }> {
+  try {
+    return await call(path, init)
+  } catch (error) {
+    return { error: (error as Error).name }
+  }
+}
+
+window.petstore = { call, attempt, addFault, render, ready: true }
