@@ -5,7 +5,8 @@ import { createSimulatorCore } from '../src/core/simulator-core.ts'
 
 describe('defaults are declared once', () => {
   it('gives the CLI the library defaults', () => {
-    const cliDefaults = Object.fromEntries(createProgram().options.map((option) => [option.attributeName(), option.defaultValue]))
+    // What the CLI runs with when given no flags (and no PETSTORE_SIM_* variables).
+    const cliDefaults = createProgram().exitOverride().parse([], { from: 'user' }).opts()
     expect({
       port: cliDefaults.port,
       host: cliDefaults.host,
@@ -18,6 +19,10 @@ describe('defaults are declared once', () => {
       log: cliDefaults.log,
       defaultStatus: cliDefaults.defaultStatus,
       engine: cliDefaults.engine,
+      headersTimeout: cliDefaults.headersTimeout,
+      requestTimeout: cliDefaults.requestTimeout,
+      maxPipelined: cliDefaults.maxPipelined,
+      prefer: cliDefaults.prefer,
     }).toEqual({
       port: defaults.port,
       host: defaults.host,
@@ -30,6 +35,10 @@ describe('defaults are declared once', () => {
       log: defaults.cliLog,
       defaultStatus: defaults.defaultStatus,
       engine: defaults.engine,
+      headersTimeout: defaults.headersTimeoutMs,
+      requestTimeout: defaults.requestTimeoutMs,
+      maxPipelined: defaults.maxPipelinedRequests,
+      prefer: true,
     })
   })
 
