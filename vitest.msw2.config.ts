@@ -6,7 +6,11 @@
 // to msw 3 under npm aliases (package.json: msw-2-latest, msw-2-oldest).
 // Every `msw` import, in the tests and in the simulator, resolves to that
 // msw 2; `msw/node` to its setupServer behind a shim that only renames msw
-// 3's `onUnhandledFrame` option (test/msw2/setup-server.ts).
+// 3's `onUnhandledFrame` option (test/msw2/setup-server.ts). The
+// @mswjs/http-middleware recipe (test/msw2/http-middleware.msw2-test.ts) runs
+// only here: that package calls msw 2's `handleRequest`, which msw 3 lacks. Its
+// own `require('msw')` is beyond these aliases (Node resolves it, not Vite):
+// test/msw2/http-middleware-msw.ts redirects it with a Node resolve hook.
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 

@@ -7,7 +7,8 @@ import { readBody } from './incoming-request.ts'
 /**
  * Builds a Fetch `Request` from a Node request, for the lanes that serve
  * through msw (`--handlers`, `--engine msw`). The body is read first, up to
- * the limit (413 past it, from {@link readBody}). A request Node could
+ * the limit (413 past it, from {@link readBody}), or taken from `req.body`
+ * when a body parser before the middleware has read it. A request Node could
  * parse but Fetch cannot represent is a 400 `bad_request`.
  */
 export async function toFetchRequest(incoming: IncomingMessage, bodyLimit: number, budget?: BodyBudget): Promise<Request> {

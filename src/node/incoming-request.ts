@@ -73,6 +73,8 @@ export function readRawHeader(raw: readonly string[], name: string): string | un
  * size there and waits, unread, while the server holds too many bodies (see
  * {@link BodyBudget}). A body of known length is read into one buffer of that
  * length, not into chunks and then a copy of them (half the memory at peak).
+ * A body a middleware mounted before has already read is taken from where it
+ * left it ({@link consumedBody}), within the same limit.
  */
 export function readBody(incoming: IncomingMessage, limit: number, budget?: BodyBudget): Promise<Uint8Array> {
   const lengthHeader = incoming.headers['content-length']
@@ -81,6 +83,13 @@ export function readBody(incoming: IncomingMessage, limit: number, budget?: Body
     incoming.resume()
     return Promise.reject(payloadTooLarge(limit))
   }
+  let parsed: Uint8Array | undefined
+  try {
+    parsed = consumedBody(incoming)
+  } catch (error) {
+    return Promise.reject(error)
+  }
+  if (parsed !== undefined) return parsed.byteLength > limit ? Promise.reject(payloadTooLarge(limit)) : Promise.resolve(parsed)
   const length = declared !== undefined && Number.isSafeInteger(declared) && declared >= 0 ? declared : undefined
   if (budget === undefined || length === 0) return collectBody(incoming, limit, length)
   const reservation = budget.reserve(length ?? limit)
@@ -98,6 +107,48 @@ export function readBody(incoming: IncomingMessage, limit: number, budget?: Body
     return body
   })
 }
+
+/**
+ * The body a middleware before this one has already read, or undefined while
+ * the stream is unread. A body parser mounted first (`express.json()`,
+ * `express.text()`, `express.raw()`, body-parser, a home-made one) reads the
+ * stream to its end, so its `end` has been emitted and waiting for it would
+ * never finish; what the parser kept is in `req.body`:
+ * - a Buffer or Uint8Array (`express.raw()`): the bytes as sent;
+ * - a string (`express.text()`): sent on as UTF-8;
+ * - anything else (`express.json()`, `express.urlencoded()`): serialised
+ *   again with `JSON.stringify`. The original bytes are gone, so what only
+ *   they show cannot be checked: invalid UTF-8 (body-parser has already
+ *   replaced it with U+FFFD), the size as sent. The body limit is checked on
+ *   the bytes handed on, besides the declared `Content-Length`.
+ * - nothing: an empty body. A stream read to its end with nothing kept (a
+ *   logger, a checksum) leaves no bytes to read.
+ * The stream counts as read when its `end` was emitted (`readableEnded`), when
+ * it is complete and no longer readable (what body-parser 2 checks, through
+ * on-finished, before it reads: `complete && !readable`), or when body-parser
+ * 1.x marked it (`_body`). `req.body` alone is no sign: body-parser 1.x sets
+ * `{}` on every request whose type it does not parse and leaves the stream
+ * unread, so those bytes are still read from the stream.
+ */
+function consumedBody(incoming: IncomingMessage): Uint8Array | undefined {
+  const { body, _body: markedRead } = incoming as IncomingMessage & { body?: unknown; _body?: unknown }
+  const read = incoming.readableEnded || (incoming.complete && !incoming.readable) || markedRead === true
+  if (!read) return undefined
+  if (body === undefined || body === null) return new Uint8Array(0)
+  if (body instanceof Uint8Array) return body
+  if (typeof body === 'string') return utf8Encoder.encode(body)
+  let text: string | undefined
+  try {
+    text = JSON.stringify(body)
+  } catch (error) {
+    // Not from a JSON parser (a cycle, a BigInt): some other middleware's object.
+    throw new ApiError('bad_request', `The request body was read before the simulator and cannot be serialised again: ${(error as Error).message}`)
+  }
+  return utf8Encoder.encode(text ?? '')
+}
+
+// Stateless: encoding whole strings keeps no state between calls.
+const utf8Encoder = new TextEncoder()
 
 function collectBody(incoming: IncomingMessage, limit: number, length: number | undefined): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {

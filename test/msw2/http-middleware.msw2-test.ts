@@ -1,0 +1,91 @@
+// @mswjs/http-middleware serving the simulator's MSW handlers, on msw 2 only
+// (on msw 3 it fails on every request: see test/middleware.test.ts and the
+// README). Runs the README recipe, behind express.json(), and the same
+// middleware with no parser; then petstore-sim's own createMiddleware() on
+// the same msw 2, with your handlers in front.
+import './http-middleware-msw.ts'
+import { createServer, type RequestListener, type Server } from 'node:http'
+import { createRequire } from 'node:module'
+import { createMiddleware as createHttpMiddleware } from '@mswjs/http-middleware'
+import express from 'express'
+import { http, HttpResponse } from 'msw'
+import { createSimulator } from 'petstore-sim'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createMiddleware } from '../../src/node/server.ts'
+import { app as recipeApp, simulator as recipeSimulator } from '../recipes/http-middleware-msw2.ts'
+import { checkedFetch } from '../support/checked-fetch.ts'
+
+const auth = { authorization: 'Bearer demo-pro-key' }
+const json = { ...auth, 'content-type': 'application/json' }
+
+const hosts: Server[] = []
+afterEach(async () => {
+  await Promise.all(
+    hosts.splice(0).map((host) => {
+      host.closeAllConnections()
+      return new Promise((resolve) => host.close(resolve))
+    }),
+  )
+})
+
+async function listen(listener: RequestListener): Promise<string> {
+  const host = createServer(listener)
+  hosts.push(host)
+  await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve))
+  return `http://127.0.0.1:${(host.address() as { port: number }).port}`
+}
+
+/** express 5 with @mswjs/http-middleware and no body parser, and an app after it for what msw passes through. */
+function withoutParser(): RequestListener {
+  const app = express()
+  app.use(createHttpMiddleware(...createSimulator({ seed: 1 }).handlers))
+  app.use((_request, response) => void response.status(404).type('text').send('app: not mocked'))
+  return app
+}
+
+it("gives @mswjs/http-middleware the msw 2 under test, not the project's msw 3", () => {
+  const fromMiddleware = createRequire(createRequire(import.meta.url).resolve('@mswjs/http-middleware')).resolve('msw')
+  expect(fromMiddleware).toContain(`/node_modules/${process.env.PETSTORE_SIM_MSW_PACKAGE}/`)
+})
+
+describe.each([
+  ['the README recipe, behind express.json()', () => recipeApp as RequestListener],
+  ['no body parser', withoutParser],
+])('@mswjs/http-middleware with %s', (_case, build) => {
+  it('answers GET 200 with rate-limit headers, 401 without a key, POST 201 and 400 for an invalid pet', async () => {
+    recipeSimulator.reset()
+    const origin = await listen(build())
+    const list = await checkedFetch(`${origin}/v1/pets?limit=2`, { headers: auth, signal: AbortSignal.timeout(5000) })
+    expect(list.status).toBe(200)
+    expect(list.headers.get('x-ratelimit-remaining')).toBe('299')
+    expect(await list.json()).toHaveLength(2)
+
+    const anonymous = await checkedFetch(`${origin}/v1/pets`, { signal: AbortSignal.timeout(5000) })
+    expect(anonymous.status).toBe(401)
+
+    const created = await checkedFetch(`${origin}/v1/pets`, { method: 'POST', headers: json, body: '{"name":"Rex","categoryId":2}', signal: AbortSignal.timeout(5000) })
+    expect(created.status).toBe(201)
+    expect(await created.json()).toMatchObject({ id: 51, name: 'Rex', categoryId: 2 })
+
+    const invalid = await checkedFetch(`${origin}/v1/pets`, { method: 'POST', headers: json, body: '{"name":"","categoryId":"two"}', signal: AbortSignal.timeout(5000) })
+    expect(invalid.status).toBe(400)
+    expect(await invalid.json()).toMatchObject({ code: 'invalid_body' })
+  })
+})
+
+it('passes what no handler answers on to the next middleware', async () => {
+  const origin = await listen(withoutParser())
+  const response = await fetch(`${origin}/elsewhere`, { signal: AbortSignal.timeout(5000) })
+  expect(response.status).toBe(404)
+  expect(await response.text()).toBe('app: not mocked')
+})
+
+it("serves petstore-sim's own createMiddleware() on msw 2 too, after express.json() and with your handlers in front", async () => {
+  const app = express()
+  app.use(express.json())
+  app.use(createMiddleware({ handlers: [http.get('*/v1/toys', () => HttpResponse.json(['ball']))] }))
+  const origin = await listen(app)
+  expect(await (await fetch(`${origin}/v1/toys`, { signal: AbortSignal.timeout(5000) })).json()).toEqual(['ball'])
+  const created = await checkedFetch(`${origin}/v1/pets`, { method: 'POST', headers: json, body: '{"name":"Rex","categoryId":2}', signal: AbortSignal.timeout(5000) })
+  expect(created.status).toBe(201)
+})
