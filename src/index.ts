@@ -18,6 +18,7 @@ export { defaultLimit, maxLimit, minLimit } from './core/request-parsing.ts'
 export { apiRoutes, type ApiRouteDefinition, type OperationName } from './core/api-routes.ts'
 export type { PlainRequest, PlainResponse, TransportFacts } from './core/plain-http.ts'
 export type { Latency } from './core/simulator-state.ts'
+export { faultOnlyStatuses, parseFaultText, transportFaults, type FaultRule, type FaultRuleInput, type FaultRules, type TransportFault } from './core/fault-rules.ts'
 export { petStatuses, type NewPet, type Pet, type PetStatus } from './core/pet-types.ts'
 export type { StandardSchemaV1 } from './core/standard-schema.ts'
 /** Standard Schemas (https://standardschema.dev) of the API's bodies, the ones the simulator validates with. */
