@@ -118,7 +118,8 @@ export function createApiPipeline(state: SimulatorState, options: PipelineOption
 
       // Prefer: code=<status>, for a documented status: the operation's answer for it, counting nothing and
       // changing nothing. A request without a valid key still gets its 401, unless 401 is what it asks for.
-      const preferred = state.prefer ? preferredStatus(request.header('prefer') ?? '') : undefined
+      const prefer = state.prefer ? request.header('prefer') : undefined
+      const preferred = prefer === undefined ? undefined : preferredStatus(prefer)
       if (preferred !== undefined && match.kind === 'operation' && match.route.definition.statuses.includes(preferred) && (caller.key !== undefined || preferred === 401)) {
         const decision = state.limiter.peek(caller.bucket, caller.plan)
         const exchange: Exchange = { request, operation, caller, decision, routeHeaders, started, receivedAt, forced: true }
