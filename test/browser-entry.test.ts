@@ -2,34 +2,11 @@ import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { importGraph } from './support/import-graph.ts'
 
 const srcDir = fileURLToPath(new URL('../src/', import.meta.url))
 /** Packages the browser entry may import: all run in browsers as they are. */
 const browserSafePackages = ['msw', 'zod']
-
-/** Every module reachable from `entry` through static and dynamic imports, with what each imports. */
-function importGraph(entry: string): Map<string, string[]> {
-  const graph = new Map<string, string[]>()
-  const pending = [entry]
-  while (pending.length > 0) {
-    const file = pending.pop()!
-    if (graph.has(file)) continue
-    const source = readFileSync(file, 'utf8')
-    const specifiers = [...source.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)]
-      .map((match) => match[1] ?? match[2]!)
-    // Type-only imports are erased: they never reach a browser.
-    const typeOnly = new Set([...source.matchAll(/(?:^|\n)\s*(?:import|export)\s+type\s[^'"]*?from\s+['"]([^'"]+)['"]/g)].map((match) => match[1]!))
-    const runtime = specifiers.filter((specifier) => !typeOnly.has(specifier))
-    graph.set(file, runtime)
-    for (const specifier of runtime) {
-      if (specifier.startsWith('.')) {
-        const target = resolve(dirname(file), specifier)
-        if (target.endsWith('.ts')) pending.push(target)
-      }
-    }
-  }
-  return graph
-}
 
 describe('the browser entry (petstore-sim, src/index.ts)', () => {
   const graph = importGraph(resolve(srcDir, 'index.ts'))

@@ -1,9 +1,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { dirname, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../src/app/app.ts'
 import { startCli } from './support/cli-process.ts'
+import { importGraph } from './support/import-graph.ts'
 import { rawExchange, statusAndCode } from './support/raw-http.ts'
 
 type Cli = Awaited<ReturnType<typeof startCli>>
@@ -126,25 +127,8 @@ export const handlers = [
 describe('the CLI loads msw only when asked', () => {
   const srcDir = fileURLToPath(new URL('../src/', import.meta.url))
 
-  /** Modules reachable from `entry` by static, non-type imports: what loads before the server listens. */
-  function staticImports(entry: string): Map<string, string[]> {
-    const graph = new Map<string, string[]>()
-    const pending = [entry]
-    while (pending.length > 0) {
-      const file = pending.pop()!
-      if (graph.has(file)) continue
-      const source = readFileSync(file, 'utf8')
-      const specifiers = [...source.matchAll(/(?:^|\n)\s*(?:import|export)\s+(?!type\s)[^'"]*?from\s+['"]([^'"]+)['"]/g)].map((match) => match[1]!)
-      graph.set(file, specifiers)
-      for (const specifier of specifiers) {
-        if (specifier.startsWith('.')) pending.push(resolve(dirname(file), specifier))
-      }
-    }
-    return graph
-  }
-
   it('has no static import of msw from the CLI, only the dynamic one of the msw lane', () => {
-    const graph = staticImports(resolve(srcDir, 'cli/run-cli.ts'))
+    const graph = importGraph(resolve(srcDir, 'cli/run-cli.ts'), { dynamic: false })
     const importers = [...graph].filter(([, specifiers]) => specifiers.some((specifier) => specifier === 'msw' || specifier.startsWith('msw/')))
     expect(importers.map(([file]) => file.slice(srcDir.length))).toEqual([])
     expect(readFileSync(resolve(srcDir, 'node/server.ts'), 'utf8')).toContain("await import('../handlers/msw-lane.ts')")

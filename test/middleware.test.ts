@@ -3,12 +3,13 @@
 // parser that runs first reads the request stream to its end, so the
 // middleware must take the body from `req.body` instead of waiting for an
 // `end` that has already been emitted (issue #11: it hung on every POST).
-import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http'
+import { request as httpRequest, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http'
 import express from 'express'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createApp, createMiddleware, type ListenerOptions } from '../src/node/server.ts'
 import { app as recipeApp } from './recipes/express-middleware.ts'
 import { checkedFetch } from './support/checked-fetch.ts'
+import { useTestHosts } from './support/test-hosts.ts'
 
 const auth = { authorization: 'Bearer demo-pro-key' }
 const json = { ...auth, 'content-type': 'application/json' }
@@ -16,22 +17,7 @@ const json = { ...auth, 'content-type': 'application/json' }
 type Next = (error?: unknown) => void
 type Step = (incoming: IncomingMessage, outgoing: ServerResponse, next: Next) => void
 
-const hosts: Server[] = []
-afterEach(async () => {
-  await Promise.all(
-    hosts.splice(0).map((host) => {
-      host.closeAllConnections()
-      return new Promise((resolve) => host.close(resolve))
-    }),
-  )
-})
-
-async function listen(listener: RequestListener): Promise<string> {
-  const host = createHttpServer(listener)
-  hosts.push(host)
-  await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve))
-  return `http://127.0.0.1:${(host.address() as { port: number }).port}`
-}
+const listen = useTestHosts()
 
 /** What the app behind the middleware answers: proof that a request was passed on, with the body it saw. */
 function appAnswer(incoming: IncomingMessage & { body?: unknown }, outgoing: ServerResponse): void {

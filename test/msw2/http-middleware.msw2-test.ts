@@ -4,36 +4,22 @@
 // middleware with no parser; then petstore-sim's own createMiddleware() on
 // the same msw 2, with your handlers in front.
 import './http-middleware-msw.ts'
-import { createServer, type RequestListener, type Server } from 'node:http'
+import type { RequestListener } from 'node:http'
 import { createRequire } from 'node:module'
 import { createMiddleware as createHttpMiddleware } from '@mswjs/http-middleware'
 import express from 'express'
 import { http, HttpResponse } from 'msw'
 import { createSimulator } from 'petstore-sim'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createMiddleware } from '../../src/node/server.ts'
 import { app as recipeApp, simulator as recipeSimulator } from '../recipes/http-middleware-msw2.ts'
 import { checkedFetch } from '../support/checked-fetch.ts'
+import { useTestHosts } from '../support/test-hosts.ts'
 
 const auth = { authorization: 'Bearer demo-pro-key' }
 const json = { ...auth, 'content-type': 'application/json' }
 
-const hosts: Server[] = []
-afterEach(async () => {
-  await Promise.all(
-    hosts.splice(0).map((host) => {
-      host.closeAllConnections()
-      return new Promise((resolve) => host.close(resolve))
-    }),
-  )
-})
-
-async function listen(listener: RequestListener): Promise<string> {
-  const host = createServer(listener)
-  hosts.push(host)
-  await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve))
-  return `http://127.0.0.1:${(host.address() as { port: number }).port}`
-}
+const listen = useTestHosts()
 
 /** express 5 with @mswjs/http-middleware and no body parser, and an app after it for what msw passes through. */
 function withoutParser(): RequestListener {
