@@ -1,7 +1,9 @@
 import { request as httpRequest } from 'node:http'
+import { gzipSync } from 'node:zlib'
 import { setupServer } from 'msw/node'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createApp as createPortableApp } from '../src/app/app.ts'
+import { dashboardPage } from '../src/app/dashboard/dashboard-page.ts'
 import { createEventStreams } from '../src/app/dashboard/event-stream.ts'
 import { createManualClock } from '../src/core/clock.ts'
 import type { StreamSink } from '../src/core/plain-http.ts'
@@ -136,6 +138,10 @@ describe('GET /__sim/ serves the dashboard', () => {
     const first = String((await send(`${server.url}/__sim/`)).headers['content-security-policy'])
     const second = String((await send(`${server.url}/__sim/`)).headers['content-security-policy'])
     expect(first).not.toBe(second)
+  })
+
+  it('is small: under 50 kB gzipped (issue #12; `npm run size` prints it)', () => {
+    expect(gzipSync(dashboardPage).length).toBeLessThan(50_000)
   })
 
   it('labels every control of the page', async () => {
