@@ -336,8 +336,10 @@ function renderFaults() {
   state.faults.forEach(function (rule) {
     var row = el('tr');
     row.dataset.rule = rule.id;
-    var often = rule.remaining !== undefined ? rule.remaining + ' more' : 'always';
-    if (rule.probability !== undefined) often += ', p=' + rule.probability;
+    var often = [];
+    if (rule.remaining !== undefined) often.push(rule.remaining + ' more');
+    if (rule.probability !== undefined) often.push('p=' + rule.probability);
+    often = often.length ? often.join(', ') : 'always';
     row.append(el('td', '', rule.id), el('td', '', describeMatch(rule)), el('td', '', describeAction(rule)), el('td', '', often));
     var cell = el('td');
     var remove = el('button', 'danger', 'Remove');
