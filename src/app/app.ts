@@ -44,6 +44,8 @@ export interface App {
   owns(path: string): boolean
   /** The methods a CORS preflight allows: every method of a route, and OPTIONS. */
   readonly allowedMethods: string
+  /** Ends the dashboard's open event streams (`GET /__sim/events`): a server calls it when it starts to drain. */
+  closeStreams(): void
 }
 
 export function createApp(options: AppOptions = {}): App {
@@ -85,6 +87,7 @@ export function createApp(options: AppOptions = {}): App {
     simulator,
     respond,
     allowedMethods,
+    closeStreams: () => control?.closeStreams(),
     owns: (path) => underControl(path) || openApi?.owns(path) === true || underApi(path),
     async fetch(request, transport = {}) {
       return toFetchResponse(await respond(toPlainRequest(request, simulator.bodyLimit, transport)), request.method, request.signal)

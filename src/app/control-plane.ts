@@ -7,6 +7,8 @@ import { jsonResponse, type PlainRequest, type PlainResponse } from '../core/pla
 import { isJsonContentType, readJsonText } from '../core/request-parsing.ts'
 import type { FaultRuleInput } from '../core/fault-rules.ts'
 import type { SimulatorCore } from '../core/simulator-core.ts'
+import { dashboardResponse } from './dashboard/dashboard-page.ts'
+import { createEventStreams, type EventStreamOptions } from './dashboard/event-stream.ts'
 
 /** The path under which the control endpoints live, outside the API prefix. */
 export const controlPath = '/__sim'
@@ -20,6 +22,8 @@ export interface ControlOptions {
   readonly adminToken?: string | undefined
   /** Host names (no port) accepted in `Host` besides the loopback ones, when there is no admin token. */
   readonly allowedHosts?: readonly string[] | undefined
+  /** How the dashboard's event streams (`GET /__sim/events`) batch and keep alive; the defaults suit a browser. */
+  readonly events?: EventStreamOptions | undefined
 }
 
 interface ControlRoute {
@@ -40,7 +44,10 @@ interface ControlRoute {
  *   and optionally `"freeze": true | false`: `{ "now": iso, "epochMs": n, "frozen": boolean }`;
  * - `GET /__sim/requests`: `{ "requests": [journal entries, oldest first] }`;
  * - `GET /__sim/faults`, `POST /__sim/faults` (one rule or an array: 201 with their ids),
- *   `DELETE /__sim/faults/{id}`, `DELETE /__sim/faults`: the fault rules.
+ *   `DELETE /__sim/faults/{id}`, `DELETE /__sim/faults`: the fault rules;
+ * - `GET /__sim/` (and `/__sim`): the dashboard, one self-contained page;
+ * - `GET /__sim/state`: `simulator.state()`, what the dashboard shows;
+ * - `GET /__sim/events`: server-sent events of requests and state changes, for the dashboard.
  */
 export interface ControlPlane {
   /** Every method a control route uses. */
@@ -49,6 +56,8 @@ export interface ControlPlane {
   readonly routes: readonly Pick<ControlRoute, 'method' | 'path' | 'name'>[]
   /** Answers a request whose path is under {@link controlPath}. Errors are thrown: the app turns them into responses, where CORS still decorates them. */
   respond(request: PlainRequest): PlainResponse | Promise<PlainResponse>
+  /** Ends every open event stream, so that a server's drain is not held up by dashboards left open. */
+  closeStreams(): void
 }
 
 export function createControlPlane(simulator: SimulatorCore, options: ControlOptions = {}): ControlPlane {
@@ -57,7 +66,11 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
     const epochMs = simulator.clock.now()
     return { now: new Date(epochMs).toISOString(), epochMs, frozen: simulator.clock.frozen }
   }
+  const streams = createEventStreams(simulator, options.events)
   const routes: ControlRoute[] = [
+    { method: 'GET', path: '/', name: 'dashboard', resolve: () => dashboardResponse() },
+    { method: 'GET', path: '/state', name: 'state', resolve: () => jsonResponse(simulator.state(), 200) },
+    { method: 'GET', path: '/events', name: 'events', resolve: () => streams.respond() },
     { method: 'GET', path: '/health', name: 'health', resolve: () => jsonResponse({ status: 'ok', pets: simulator.store.size, ...clockState() }, 200) },
     {
       method: 'POST',
@@ -137,9 +150,11 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
   return {
     methods: [...new Set(routes.map((route) => route.method))],
     routes: routes.map(({ method, path, name }) => ({ method, path, name })),
+    closeStreams: () => streams.closeAll(),
     respond(request) {
-      guard(request, options)
-      const path = request.path.slice(controlPath.length)
+      // `/__sim` is the dashboard too, as `/__sim/` (its links are absolute).
+      const path = request.path.slice(controlPath.length) || '/'
+      guard(request, options, request.method === 'GET' && path === '/')
       let id: string | undefined
       const samePath = routes.filter((route) => {
         if (route.path === path) return true
@@ -173,14 +188,19 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
  *   is never CORS-simple.
  *
  * MSW handlers in-process (`transport.local`) have no network client to check.
+ *
+ * The dashboard's page (`shell`) is the one exception to the admin token: a
+ * browser's navigation cannot send `Authorization`, and the page is the
+ * same static document the package ships, with no data in it. Every request
+ * it then makes for data or to change anything needs the token.
  */
-function guard(request: PlainRequest, options: ControlOptions): void {
+function guard(request: PlainRequest, options: ControlOptions, shell: boolean): void {
   const origin = request.header('origin')
   if (origin !== undefined && !isSameOrigin(origin, request.authority)) {
     throw new ApiError('foreign_origin', `Control endpoints do not serve pages on other origins (Origin ${origin})`)
   }
   if (options.adminToken !== undefined) {
-    requireAdmin(request, options.adminToken)
+    if (!shell) requireAdmin(request, options.adminToken)
   } else if (request.transport.local !== true) {
     if (!isLoopbackAddress(request.transport.clientAddress)) {
       throw new ApiError('control_forbidden', 'Control endpoints serve loopback clients only, unless an admin token is configured')

@@ -1,4 +1,4 @@
-import { payloadTooLarge, type PlainRequest, type PlainResponse, type TransportFacts } from '../core/plain-http.ts'
+import { payloadTooLarge, type PlainRequest, type PlainResponse, type ResponseStream, type TransportFacts } from '../core/plain-http.ts'
 
 /**
  * A Fetch `Request` seen as a {@link PlainRequest}: the lane of `app.fetch`
@@ -56,7 +56,48 @@ export function toPlainRequest(request: Request, bodyLimit: number, transport: T
 export function toFetchResponse(response: PlainResponse, method?: string, signal?: AbortSignal): Response | Promise<Response> {
   const fault = response.transportFault
   if (fault !== undefined) return brokenResponse(response, fault, signal)
+  if (response.stream !== undefined) return streamedResponse(response, response.stream, signal)
   return wholeResponse(response, method)
+}
+
+/**
+ * A streamed body (the dashboard's events) as a `ReadableStream`: the
+ * stream is opened when the consumer starts reading, told when it cancels or
+ * the request's signal aborts, and `hasRoom` follows the queue's desired size.
+ */
+function streamedResponse(response: PlainResponse, stream: ResponseStream, signal: AbortSignal | undefined): Response {
+  let close: (() => void) | undefined
+  let done = false
+  const finish = () => {
+    if (done) return
+    done = true
+    close?.()
+  }
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        close = stream.open({
+          write(chunk) {
+            if (!done) controller.enqueue(utf8Encoder.encode(chunk))
+          },
+          get hasRoom() {
+            return !done && (controller.desiredSize ?? 0) > 0
+          },
+          end() {
+            if (done) return
+            done = true
+            controller.close()
+          },
+        })
+        if (done) close()
+        signal?.addEventListener('abort', finish, { once: true })
+      },
+      cancel: finish,
+    },
+    // Chunks are counted, not bytes: a few batches may wait for a reader that is a little behind.
+    { highWaterMark: 16 },
+  )
+  return new Response(body, { status: response.status, headers: response.headers })
 }
 
 function brokenResponse(response: PlainResponse, fault: NonNullable<PlainResponse['transportFault']>, signal: AbortSignal | undefined): Response | Promise<Response> {

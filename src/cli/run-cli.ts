@@ -149,7 +149,7 @@ function printBanner(running: RunningServer, options: CliOptions): void {
   const headline = `petstore-sim listening on ${running.apiUrl}`
   const control = `${running.url}/__sim`
   if (options.log === 'json') {
-    process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), message: headline, url: running.url, apiUrl: running.apiUrl, control, keys })}\n`)
+    process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), message: headline, url: running.url, apiUrl: running.apiUrl, control, dashboard: `${control}/`, keys })}\n`)
     return
   }
   const lines = [headline]
@@ -158,6 +158,7 @@ function printBanner(running: RunningServer, options: CliOptions): void {
     for (const key of keys) lines.push(`  ${key.key.padEnd(22)} ${key.plan.padEnd(24)} ${key.perMinute}/min, ${key.perDay}/day`)
     lines.push(`Control endpoints: ${control}/health, /reset, /clock, /requests, /faults (${options.adminToken === undefined ? 'loopback clients only' : 'with the admin token'})`)
     lines.push(`OpenAPI document: ${running.url}/openapi.json (or .yaml)`)
+    lines.push(`Dashboard: ${control}/ (keys, limits, requests, clock and faults, live in the browser)`)
   }
   process.stdout.write(`${lines.join('\n')}\n`)
 }

@@ -5,7 +5,7 @@ import { invalidKey, readBearerToken } from './bearer-token.ts'
 import { isPromiseLike, jsonResponse, type PlainRequest, type PlainResponse } from './plain-http.ts'
 import { anonymousPlan, type Plan } from './plans.ts'
 import { rateLimitHeaders } from './rate-limit-headers.ts'
-import { anonymousCallerPrefix, type RateLimitDecision } from './rate-limiter.ts'
+import { anonymousCallerPrefix, keyCallerPrefix, type RateLimitDecision } from './rate-limiter.ts'
 import { compileRouteTable, type RouteMatch, type RouteTable } from './route-table.ts'
 import { createFaultRules, type FaultRules, type FiredFault } from './fault-rules.ts'
 import { forcedResult, invalidPrefer, preferredStatus } from './forced-responses.ts'
@@ -34,6 +34,8 @@ export interface ApiPipeline {
 export interface PipelineOptions {
   /** Waits `ms` (latency, fault delays). Default: a timer. */
   readonly delay?: (ms: number) => Promise<void>
+  /** Called when the fault rules change (the simulator's events). */
+  readonly onFaultsChange?: () => void
 }
 
 /** One request on its way through the pipeline: what every step after authentication needs. */
@@ -53,7 +55,7 @@ interface Exchange {
 
 export function createApiPipeline(state: SimulatorState, options: PipelineOptions = {}): ApiPipeline {
   const table = compileRouteTable(apiRoutes, state)
-  const faults = createFaultRules(table, state.random.next, state.basePath)
+  const faults = createFaultRules(table, state.random.next, state.basePath, options.onFaultsChange)
   const delay = options.delay ?? wait
   const { latency, basePath } = state
 
@@ -176,7 +178,7 @@ function identifyCaller(state: SimulatorState, request: PlainRequest): Caller {
   let problem: ApiError
   try {
     const key = state.keyRing.authenticate(readBearerToken(request.header('authorization') ?? null))
-    if (key !== undefined) return { key, bucket: `key:${key.token}`, plan: key.plan }
+    if (key !== undefined) return { key, bucket: `${keyCallerPrefix}${key.token}`, plan: key.plan }
     problem = invalidKey()
   } catch (error) {
     problem = ApiError.from(error)

@@ -132,9 +132,12 @@ export interface SimulatorClock extends ManualClock {
   resetOffset(): void
 }
 
-export function createSimulatorClock(source: Clock = systemClock): SimulatorClock {
+/** @param onChange called after every successful move, freeze, unfreeze or reset of the offset. */
+export function createSimulatorClock(source: Clock = systemClock, onChange?: () => void): SimulatorClock {
   let offset = 0
   let frozenAt: number | undefined
+  // Called after each move that succeeded (a refused one throws first): the simulator's events.
+  const changed = onChange ?? (() => {})
   return {
     now: () => frozenAt ?? source.now() + offset,
     advance(milliseconds) {
@@ -145,19 +148,23 @@ export function createSimulatorClock(source: Clock = systemClock): SimulatorCloc
       } else {
         frozenAt = advanced(frozenAt, milliseconds)
       }
+      changed()
     },
     set(instant) {
       const target = toEpochMilliseconds(instant)
       if (frozenAt === undefined) offset = target - source.now()
       else frozenAt = target
+      changed()
     },
     freeze() {
       frozenAt ??= source.now() + offset
+      changed()
     },
     unfreeze() {
       if (frozenAt === undefined) return
       offset = frozenAt - source.now()
       frozenAt = undefined
+      changed()
     },
     get frozen() {
       return frozenAt !== undefined
@@ -165,6 +172,7 @@ export function createSimulatorClock(source: Clock = systemClock): SimulatorCloc
     resetOffset() {
       offset = 0
       frozenAt = undefined
+      changed()
     },
   }
 }

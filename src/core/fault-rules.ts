@@ -130,8 +130,9 @@ interface StoredRule extends FaultRule {
  * @param table the API's routes, to check rules against and match them.
  * @param random the simulator's seeded generator: probabilities and delay ranges repeat for a seed.
  * @param basePath the API's prefix, for concrete paths.
+ * @param onChange called after the rules change: one added, removed, cleared, or counted down by `times`.
  */
-export function createFaultRules(table: RouteTable, random: () => number, basePath: string): FaultRules {
+export function createFaultRules(table: RouteTable, random: () => number, basePath: string, onChange: () => void = () => {}): FaultRules {
   let rules: StoredRule[] = []
   let nextId = 1
 
@@ -180,6 +181,7 @@ export function createFaultRules(table: RouteTable, random: () => number, basePa
       routes: new Set(routes),
       concretePath,
     })
+    onChange()
     return id
   }
 
@@ -188,12 +190,16 @@ export function createFaultRules(table: RouteTable, random: () => number, basePa
     remove(id) {
       const before = rules.length
       rules = rules.filter((rule) => rule.id !== id)
-      return rules.length < before
+      if (rules.length === before) return false
+      onChange()
+      return true
     },
     list: () => rules.map(({ routes: _routes, concretePath: _path, ...rule }) => Object.fromEntries(Object.entries(rule).filter(([, value]) => value !== undefined)) as unknown as FaultRule),
     clear() {
+      const had = rules.length > 0
       rules = []
       nextId = 1
+      if (had) onChange()
     },
     get active() {
       return rules.length > 0
@@ -207,7 +213,11 @@ export function createFaultRules(table: RouteTable, random: () => number, basePa
         if (rule.key !== undefined && rule.key !== key?.fingerprint) continue
         // A rule that does not fire this time lets the next rule try: each draws once per request it sees.
         if (rule.probability !== undefined && random() >= rule.probability) continue
-        if (rule.remaining !== undefined && --rule.remaining <= 0) rules = rules.filter((other) => other !== rule)
+        if (rule.remaining !== undefined) {
+          if (--rule.remaining <= 0) rules = rules.filter((other) => other !== rule)
+          // What is left of `times` is part of the rules as listed.
+          onChange()
+        }
         const delayMs = rule.delay === undefined ? 0 : typeof rule.delay === 'number' ? rule.delay : rule.delay.min + Math.floor(random() * (rule.delay.max - rule.delay.min + 1))
         return { ruleId: rule.id, status: rule.status, fault: rule.fault, delayMs, hangMs: rule.hangMs ?? defaultHangMs }
       }

@@ -61,6 +61,33 @@ export interface PlainResponse {
    * `empty` (the status and headers with an empty body).
    */
   readonly transportFault?: { readonly kind: TransportFault; readonly hangMs: number } | undefined
+  /**
+   * A body written over time instead of `body` (the dashboard's event
+   * stream): the lane sends the status and headers, then opens the stream.
+   * Only control-plane answers have one; the API never does.
+   */
+  readonly stream?: ResponseStream | undefined
+}
+
+/**
+ * A response body that is written as it comes. The lane calls `open` once,
+ * after the headers, with a sink onto its transport; it calls the returned
+ * `close` when the client goes away (or the lane stops), after which the
+ * stream writes nothing more. The stream ends the response itself with
+ * `sink.end()`.
+ */
+export interface ResponseStream {
+  open(sink: StreamSink): () => void
+}
+
+/** Where a {@link ResponseStream} writes: a Node response, a `ReadableStream` controller. */
+export interface StreamSink {
+  /** Sends text (UTF-8). Never throws; after the client has gone it does nothing. */
+  write(chunk: string): void
+  /** Whether the transport's buffer has room: false while a slow client has not taken what was written. */
+  readonly hasRoom: boolean
+  /** Ends the response. */
+  end(): void
 }
 
 /** A JSON response, serialised once (or not at all when the body is already {@link JsonText}). */

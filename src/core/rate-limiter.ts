@@ -59,6 +59,18 @@ export interface RateLimiter {
    * not consume quota (responses forced with `Prefer: code=`).
    */
   peek(callerId: string, plan: Plan): RateLimitDecision
+  /**
+   * Both of a caller's windows and its ban, counting nothing: for the
+   * dashboard and `simulator.state()`, where {@link peek} tells only the
+   * window that binds.
+   */
+  usage(callerId: string, plan: Plan): CallerUsage
+  /**
+   * The anonymous callers in aggregate: buckets held (see {@link size}) and
+   * how many of them are banned now. A scan of the bans only, which are
+   * never more than the buckets held.
+   */
+  anonymousUsage(): AnonymousUsage
   /** Forgets every count and ban. */
   reset(): void
   /**
@@ -69,6 +81,32 @@ export interface RateLimiter {
    */
   readonly size: number
 }
+
+/** One window of a caller, as {@link RateLimiter.usage} reads it. */
+export interface WindowUsage {
+  readonly limit: number
+  readonly used: number
+  readonly remaining: number
+  /** Epoch ms at which the window resets (the next UTC minute or midnight). */
+  readonly resetAt: number
+}
+
+export interface CallerUsage {
+  readonly minute: WindowUsage
+  readonly day: WindowUsage
+  /** Epoch ms at which the caller's ban ends, when it is banned now. */
+  readonly bannedUntil: number | undefined
+}
+
+export interface AnonymousUsage {
+  /** Anonymous buckets held (one per client address that called without a valid key, while it carries anything). */
+  readonly buckets: number
+  /** How many of them are banned now. */
+  readonly banned: number
+}
+
+/** The prefix of the ids of key callers' buckets (`key:<token>`), as the API pipeline names them. */
+export const keyCallerPrefix = 'key:'
 
 export interface RateLimiterOptions {
   /** The time source: the limiter reads time from it only (no timers). */
@@ -231,6 +269,27 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     },
     get size() {
       return keyBuckets.size + anonymousBuckets.size
+    },
+    usage(callerId, plan) {
+      const now = clock.now()
+      const minute = Math.floor(now / minuteMs)
+      const day = Math.floor(now / dayMs)
+      const bucket = keyBuckets.get(callerId) ?? anonymousBuckets.get(callerId)
+      const minuteCount = bucket !== undefined && bucket.minute === minute ? bucket.minuteCount : 0
+      const dayCount = bucket !== undefined && bucket.day === day ? bucket.dayCount : 0
+      const banEnd = bannedUntil.get(callerId)
+      const window = (limit: number, used: number, resetAt: number): WindowUsage => ({ limit, used, remaining: Math.max(0, limit - used), resetAt })
+      return {
+        minute: window(plan.perMinute, minuteCount, (minute + 1) * minuteMs),
+        day: window(plan.perDay, dayCount, (day + 1) * dayMs),
+        bannedUntil: banEnd !== undefined && now < banEnd ? banEnd : undefined,
+      }
+    },
+    anonymousUsage() {
+      const now = clock.now()
+      let banned = 0
+      for (const [callerId, end] of bannedUntil) if (now < end && anonymousBuckets.has(callerId)) banned++
+      return { buckets: anonymousBuckets.size, banned }
     },
     peek(callerId, plan) {
       const now = clock.now()

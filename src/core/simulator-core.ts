@@ -13,6 +13,8 @@ import type { PetStatus } from './pet-types.ts'
 import { createSeededRandom, generatePets } from './seed-pets.ts'
 import type { FaultRuleInput, FaultRules } from './fault-rules.ts'
 import type { Latency, RandomSource, SimulatorState } from './simulator-state.ts'
+import { createSimulatorEvents, type SimulatorEvents } from './simulator-events.ts'
+import { readSnapshot, type SimulatorSnapshot } from './simulator-snapshot.ts'
 
 /** The demo keys used when no keys are given, one per plan (`fixtures/demo-keys.json`). */
 export const demoKeySpec: KeySpec = demoKeys
@@ -77,8 +79,20 @@ export interface SimulatorCore {
   readonly faults: FaultRules
   /** Largest request body in bytes that any lane reads. */
   readonly bodyLimit: number
+  /**
+   * What happens to the simulator, as it happens: each request the API
+   * answered, and each reset, clock move and change of the fault rules.
+   * Costs nothing per request while no one listens.
+   */
+  readonly events: SimulatorEvents
   /** Back to the state right after creation: initial pets, no counts or bans, empty journal, clock offset undone. */
   reset(): void
+  /**
+   * The picture the dashboard shows, as data (also `GET /__sim/state`): the
+   * keys with both windows' usage and bans, the anonymous callers in
+   * aggregate, the clock, the fault rules, request counts and pets.
+   */
+  state(): SimulatorSnapshot
 }
 
 /** Pets whose JSON text is kept: more than the pages listPets can show (3 statuses and none, 100 each). */
@@ -86,7 +100,13 @@ const petJsonCacheSize = 10_000
 
 export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCore {
   const { basePath, origin } = resolveBaseUrl(options.baseUrl ?? defaults.basePath)
-  const clock = createSimulatorClock(options.clock)
+  const events = createSimulatorEvents()
+  // A reset publishes one event, not the clock and fault changes it is made of.
+  let resetting = false
+  const changed = (type: 'clock' | 'faults') => {
+    if (!resetting) events.changed(type)
+  }
+  const clock = createSimulatorClock(options.clock, () => changed('clock'))
   const defaultStatus = options.defaultStatus ?? defaults.defaultStatus
   const seed = options.seed ?? defaults.seed
   const initialPets =
@@ -97,7 +117,7 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
   const keyRing = createKeyRing(options.keys ?? demoKeySpec)
   const ban = options.ban === false ? false : { ...defaults.ban, ...options.ban }
   const limiter = createRateLimiter({ clock, ban, maxAnonymousBuckets: options.maxAnonymousBuckets ?? defaults.maxAnonymousBuckets })
-  const journal = createRequestJournal({ capacity: options.journalSize ?? defaults.journalSize })
+  const journal = createRequestJournal({ capacity: options.journalSize ?? defaults.journalSize, onRecord: events.request })
   validateLatency(options.latency)
   const bodyLimit = options.bodyLimit ?? defaults.bodyLimit
   if (!(Number.isSafeInteger(bodyLimit) && bodyLimit >= 0)) throw new RangeError(`bodyLimit must be a whole number of bytes (got ${bodyLimit})`)
@@ -114,7 +134,7 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     random: createRandomSource(seed),
     prefer: options.prefer ?? true,
   }
-  const pipeline = createApiPipeline(state)
+  const pipeline = createApiPipeline(state, { onFaultsChange: () => changed('faults') })
   const initialFaults = options.faults ?? []
   const addInitialFaults = () => {
     for (const rule of initialFaults) pipeline.faults.add(rule)
@@ -132,16 +152,36 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     pipeline,
     faults: pipeline.faults,
     bodyLimit,
+    events,
     reset() {
-      store.reset()
-      state.petJson.clear()
-      state.random.reset()
-      pipeline.faults.clear()
-      addInitialFaults()
-      limiter.reset()
-      journal.clear()
-      clock.resetOffset()
+      resetting = true
+      try {
+        store.reset()
+        state.petJson.clear()
+        state.random.reset()
+        pipeline.faults.clear()
+        addInitialFaults()
+        limiter.reset()
+        journal.clear()
+        clock.resetOffset()
+      } finally {
+        resetting = false
+      }
+      events.changed('reset')
     },
+    state: () =>
+      readSnapshot({
+        clock,
+        keys: keyRing.keys,
+        demoKeys: options.keys === undefined,
+        limiter,
+        ban,
+        faults: pipeline.faults,
+        journal,
+        pets: () => store.size,
+        basePath,
+        deprecation: state.deprecation,
+      }),
   }
 }
 

@@ -24,7 +24,8 @@ export function createControlHandlers(
   const answer = async ({ request }: { request: Request }): Promise<Response> => {
     const plain = toPlainRequest(request, simulator.bodyLimit, transportOf(request))
     try {
-      return toFetchResponse(await control.respond(plain))
+      // The request's signal closes the dashboard's event stream when the page goes away.
+      return toFetchResponse(await control.respond(plain), request.method, request.signal)
     } catch (error) {
       return toFetchResponse(errorResponse(error))
     }

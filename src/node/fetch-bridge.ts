@@ -38,6 +38,7 @@ export async function toFetchRequest(incoming: IncomingMessage, bodyLimit: numbe
 export async function sendFetchResponse(outgoing: ServerResponse, response: Response, method: string | undefined): Promise<void> {
   // A network error (`Response.error()`, a fault rule's reset): no answer, the connection dropped.
   if (response.type === 'error') return dropConnection(outgoing)
+  if (response.body !== null && response.headers.get('content-type')?.startsWith('text/event-stream') === true) return pipeStream(outgoing, response, response.body)
   const { bytes: body, broken } = await readAll(response)
   const headers: Record<string, string | string[] | number> = {}
   response.headers.forEach((value, name) => {
@@ -56,6 +57,30 @@ export async function sendFetchResponse(outgoing: ServerResponse, response: Resp
   }
   outgoing.writeHead(response.status, headers)
   outgoing.end(method === 'HEAD' ? undefined : body)
+}
+
+/**
+ * An event stream (the dashboard's) written as it comes, chunked, with
+ * Node's backpressure; the reader is cancelled when the connection closes.
+ * `Connection: close`, as the direct lane sends it: see `writeStream`.
+ */
+async function pipeStream(outgoing: ServerResponse, response: Response, body: ReadableStream<Uint8Array>): Promise<void> {
+  const headers: Record<string, string> = {}
+  response.headers.forEach((value, name) => (headers[name] = value))
+  headers.connection = 'close'
+  outgoing.writeHead(response.status, headers)
+  const reader = body.getReader()
+  outgoing.once('close', () => void reader.cancel().catch(() => {}))
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done || outgoing.destroyed) break
+      if (!outgoing.write(value)) await new Promise((resolve) => outgoing.once('drain', resolve).once('close', resolve))
+    }
+  } catch {
+    // Cancelled because the client went away: nothing left to write to.
+  }
+  if (!outgoing.writableEnded && !outgoing.destroyed) outgoing.end()
 }
 
 /** The body's bytes, and whether the stream broke off before its end. */

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ApiError } from '../core/api-error.ts'
 import { normalizePath } from '../core/path-normalisation.ts'
 import type { BodyBudget } from './body-budget.ts'
-import { payloadTooLarge, type PlainRequest, type PlainResponse, type TransportFacts } from '../core/plain-http.ts'
+import { payloadTooLarge, type PlainRequest, type PlainResponse, type ResponseStream, type TransportFacts } from '../core/plain-http.ts'
 
 /**
  * A Node `IncomingMessage` seen as a {@link PlainRequest}: the direct lane.
@@ -180,12 +180,40 @@ function collectBody(incoming: IncomingMessage, limit: number, length: number | 
 export function writePlainResponse(outgoing: ServerResponse, response: PlainResponse, method: string | undefined): void {
   const fault = response.transportFault
   if (fault !== undefined && fault.kind !== 'empty') return breakConnection(outgoing, response, fault)
+  if (response.stream !== undefined) return writeStream(outgoing, response, response.stream)
   const { headers } = response
   const body = fault?.kind === 'empty' ? '' : response.body
   // The headers object is this response's own (see PlainResponse): adding to it costs no copy.
   if (response.status !== 204 && response.status !== 304) headers['Content-Length'] = String(body === undefined ? 0 : Buffer.byteLength(body))
   outgoing.writeHead(response.status, headers)
   outgoing.end(method === 'HEAD' ? undefined : body)
+}
+
+/**
+ * Writes a streamed body (the dashboard's events): the headers at once, then
+ * each chunk as the stream writes it, chunked. `hasRoom` is Node's own
+ * backpressure (`writableNeedDrain`); the stream is closed when the
+ * connection closes, whoever closes it. The response says `Connection:
+ * close`: a stream holds its connection until it ends, and nothing is gained
+ * by keeping it afterwards, while a server's drain needs it gone once the
+ * stream is ended (Node then closes the socket after the last chunk).
+ */
+function writeStream(outgoing: ServerResponse, response: PlainResponse, stream: ResponseStream): void {
+  response.headers.Connection = 'close'
+  outgoing.writeHead(response.status, response.headers)
+  const writable = () => !outgoing.writableEnded && !outgoing.destroyed
+  const close = stream.open({
+    write(chunk) {
+      if (writable()) outgoing.write(chunk)
+    },
+    get hasRoom() {
+      return writable() && !outgoing.writableNeedDrain
+    },
+    end() {
+      if (writable()) outgoing.end()
+    },
+  })
+  outgoing.once('close', close)
 }
 
 /**

@@ -265,6 +265,8 @@ export function createServer(options: ServerOptions = {}): SimulatorServer {
     close(graceMs = 5000) {
       closing ??= new Promise<void>((resolve) => {
         guard.drain()
+        // Open dashboards' event streams never finish by themselves: ended now, they do not hold the drain for the grace.
+        app.closeStreams()
         const force = setTimeout(() => server.closeAllConnections(), graceMs)
         force.unref()
         server.close(() => {
