@@ -29,7 +29,8 @@ export function generatePets(options: { seed?: number; count?: number } = {}): P
   for (let index = 0; index < count; index++) {
     const category = petCategories[Math.floor(random() * petCategories.length)]!
     const name = petNames[Math.floor(random() * petNames.length)]!
-    pets[index] = { id: index + 1, name, categoryId: category.id, status: pickStatus(random()) }
+    // Frozen here, as the store keeps them: the store would otherwise copy every pet to freeze it.
+    pets[index] = Object.freeze({ id: index + 1, name, categoryId: category.id, status: pickStatus(random()) })
   }
   return pets
 }
