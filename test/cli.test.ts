@@ -354,6 +354,8 @@ describe('error states on demand from the command line', () => {
     [['--fault', 'listPets teapot'], /--fault: .*cannot read "teapot"/],
     [['--fault', 'listPets 404'], /listPets never answers 404/],
     [['--fault', 'feedPets 503'], /no operation feedPets/],
+    [['--fault', 'listPets 503 times=0x10'], /cannot read "times=0x10"/],
+    [['--fault', 'listPets 503 times=1 times=2'], /says times a second time/],
   ])('refuses %j with exit code 2 and one line', async (args, message) => {
     const cli = runCli(['--port', '0', ...args])
     expect(await cli.exited).toBe(2)

@@ -92,6 +92,26 @@ describe('the control plane refuses web pages', () => {
   })
 })
 
+describe('control paths and methods', () => {
+  it('answers HEAD where it answers GET (readiness probes such as wait-on ask with HEAD)', async () => {
+    const server = await start()
+    for (const path of ['/__sim/health', '/__sim/clock', '/openapi.json']) {
+      const response = await send(`${server.url}${path}`, { method: 'HEAD' })
+      expect(response.status, path).toBe(200)
+      expect(response.body, path).toBe('')
+    }
+    expect((await send(`${server.url}/__sim/reset`, { method: 'GET' })).headers.allow).toBe('POST')
+    expect((await send(`${server.url}/__sim/clock`, { method: 'DELETE' })).headers.allow).toBe('GET, HEAD, POST')
+  })
+
+  it('answers a malformed escape in a rule id with 404, not 500', async () => {
+    const server = await start()
+    const response = await send(`${server.url}/__sim/faults/%E0%A4%A`, { method: 'DELETE' })
+    expect(response.status).toBe(404)
+    expect(response.body.code).toBe('fault_not_found')
+  })
+})
+
 describe('the control plane is guarded per request, however the app is served', () => {
   const app = createPortableApp()
   const control = (clientAddress: string | undefined, headers: Record<string, string> = {}) =>

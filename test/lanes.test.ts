@@ -36,6 +36,9 @@ describe('every lane answers odd paths and headers alike', () => {
     ['/v1/pets/', 200],
     ['/V1/pets', 404],
     ['/v1/pets?limit=%32', 200],
+    // A target starting // is a path, never a host: /v1\\pets under it is not the API.
+    ['//evil.example/v1\\pets?limit=1', 404],
+    ['//x/__sim\\health', 404],
   ])('%s -> %i on every lane', async (target, status) => {
     const headerLines = ['Authorization: Bearer lane-key']
     const viaFetch = await app.fetch(new Request(`http://lane.test${target}`, { headers: { authorization: 'Bearer lane-key' } }))
@@ -55,6 +58,35 @@ describe('every lane answers odd paths and headers alike', () => {
       }
     },
   )
+
+  it('reads an absolute-form target (what a client sends a proxy) as its path, on both server lanes', async () => {
+    for (const cli of [clis.direct!, clis.msw!]) {
+      const port = new URL(cli.origin).port
+      expect(await rawAnswer(cli, `http://127.0.0.1:${port}/v1/pets?limit=1`, ['Authorization: Bearer lane-key'])).toEqual({ status: 200, code: undefined })
+    }
+  })
+
+  it('refuses a control request with an odd or missing Host on both server lanes (no admin token)', async () => {
+    for (const cli of [clis.direct!, clis.msw!]) {
+      const port = Number(new URL(cli.origin).port)
+      for (const request of [
+        'POST /__sim/reset HTTP/1.1\r\nHost: evil.com/\r\nContent-Type: application/json\r\nContent-Length: 0\r\nConnection: close\r\n\r\n',
+        'POST /__sim/reset HTTP/1.1\r\nHost: evil.com:80@x\r\nContent-Type: application/json\r\nContent-Length: 0\r\nConnection: close\r\n\r\n',
+        'POST /__sim/reset HTTP/1.0\r\nContent-Type: application/json\r\nContent-Length: 0\r\n\r\n',
+      ]) {
+        expect(statusAndCode(await rawExchange(port, request)), request.split('\r\n')[1]).toEqual({ status: 403, code: 'control_forbidden' })
+      }
+    }
+  })
+
+  it('authenticates before reading a body, on both server lanes: a large body without a key gets its 401, counted', async () => {
+    for (const cli of [clis.direct!, clis.msw!]) {
+      const port = Number(new URL(cli.origin).port)
+      const reply = await rawExchange(port, `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2000000\r\n\r\n${'a'.repeat(1000)}`)
+      expect(statusAndCode(reply)).toEqual({ status: 401, code: 'missing_api_key' })
+      expect(reply).toMatch(/\r\nx-ratelimit-remaining: \d+\r\n/i)
+    }
+  })
 
   it('refuses two Authorization headers with the same 401 on every lane (Node keeps the first, Fetch joins them)', async () => {
     const headers = new Headers()

@@ -1,3 +1,4 @@
+import { connect } from 'node:net'
 import { createServer as createHttpServer, request as httpRequest } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AppOptions } from '../src/app/app.ts'
@@ -57,6 +58,29 @@ describe('request bodies', () => {
     expect(response.status).toBe(413)
     const small = await checkedFetch(`${server.apiUrl}/pets`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Rex', categoryId: 1, padding: 'x'.repeat(1000 * 1000) }) })
     expect(small.status).toBe(201)
+  })
+})
+
+describe('the body budget', () => {
+  it('counts the bytes a body really holds: clients that announce large bodies and send nothing do not hold back a small one', async () => {
+    const server = await start({}, { maxBufferedBodyBytes: 64 * 1024 })
+    const port = Number(new URL(server.url).port)
+    const idle = await Promise.all(
+      Array.from({ length: 3 }, async () => {
+        const socket = connect(port, '127.0.0.1')
+        await new Promise((resolve) => socket.once('connect', resolve))
+        socket.on('error', () => {})
+        socket.write('POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer demo-pro-key\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n{"nam')
+        return socket
+      }),
+    )
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      const created = await checkedFetch(`${server.apiUrl}/pets`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"name":"Small","categoryId":1}', signal: AbortSignal.timeout(5000) })
+      expect(created.status).toBe(201)
+    } finally {
+      for (const socket of idle) socket.destroy()
+    }
   })
 })
 

@@ -246,7 +246,8 @@ describe('journal and client addresses', () => {
   })
 
   it('limits anonymous callers per client address when the transport gives it', async () => {
-    const app = createApp()
+    // A frozen clock: 61 requests on real time may straddle a UTC minute, and the count would start again.
+    const app = createApp({ clock: createManualClock('2030-01-01T00:00:30Z') })
     const send = (address: string) => app.fetch(new Request('http://petstore.test/v1/pets'), { clientAddress: address })
     for (let index = 0; index < 60; index++) expect((await send('10.0.0.1')).status).toBe(401)
     expect((await send('10.0.0.1')).status).toBe(429)
@@ -327,6 +328,16 @@ describe('state a simulator hands out', () => {
       ;(a.keys[0]!.plan as { perMinute: number }).perMinute = 2
     }).toThrow(TypeError)
     expect(b.keys[0]!.plan.perMinute).toBe(60)
+  })
+})
+
+describe('preflights in-process', () => {
+  it('answers OPTIONS on an API path as the server does: 204, no key, not counted', async () => {
+    const { call } = serve()
+    const preflight = await fetch('http://petstore.test/v1/pets', { method: 'OPTIONS', headers: { 'access-control-request-method': 'POST' } })
+    expect(preflight.status).toBe(204)
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('POST')
+    expect((await call('/v1/pets?limit=1', { key: 'demo-free-key' })).headers.get('x-ratelimit-remaining')).toBe('59')
   })
 })
 

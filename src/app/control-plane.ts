@@ -160,13 +160,15 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
         if (route.path === path) return true
         const prefix = route.path.endsWith('/{id}') ? route.path.slice(0, -'{id}'.length) : undefined
         if (prefix === undefined || !path.startsWith(prefix) || path.length === prefix.length || path.indexOf('/', prefix.length) !== -1) return false
-        id = decodeURIComponent(path.slice(prefix.length))
+        id = decodeSegment(path.slice(prefix.length))
         return true
       })
-      const route = samePath.find((candidate) => candidate.method === request.method)
+      // HEAD wherever GET is, as on the API: readiness probes (wait-on, for one) ask with HEAD.
+      const method = request.method === 'HEAD' ? 'GET' : request.method
+      const route = samePath.find((candidate) => candidate.method === method)
       if (route === undefined) {
         if (samePath.length === 0) throw new ApiError('route_not_found', `No control endpoint ${request.method} ${request.path}`)
-        const allow = samePath.map((candidate) => candidate.method).join(', ')
+        const allow = samePath.flatMap((candidate) => (candidate.method === 'GET' ? ['GET', 'HEAD'] : [candidate.method])).join(', ')
         throw new ApiError('method_not_allowed', `${request.method} is not supported here; use ${allow}`, { Allow: allow })
       }
       return route.resolve(request, id)
@@ -278,3 +280,11 @@ async function readJson(request: PlainRequest): Promise<unknown> {
   }
 }
 
+/** A path segment, percent-decoded; a malformed escape is kept as sent (and then names no rule: 404, not 500). */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
+}

@@ -55,7 +55,8 @@ export function toPlainRequest(request: Request, bodyLimit: number, transport: T
  */
 export function toFetchResponse(response: PlainResponse, method?: string, signal?: AbortSignal): Response | Promise<Response> {
   const fault = response.transportFault
-  if (fault !== undefined) return brokenResponse(response, fault, signal)
+  // A HEAD has no body to cut: a truncated answer to it is its status and headers.
+  if (fault !== undefined && !(fault.kind === 'truncate' && method === 'HEAD')) return brokenResponse(response, fault, signal)
   if (response.stream !== undefined) return streamedResponse(response, response.stream, signal)
   return wholeResponse(response, method)
 }
@@ -118,10 +119,16 @@ function brokenResponse(response: PlainResponse, fault: NonNullable<PlainRespons
       return new Response('', { status: response.status, headers: { ...response.headers, 'Content-Length': '0' } })
     case 'truncate': {
       const bytes = utf8Encoder.encode(response.body ?? '')
+      // Half the body on the first read, the failure on the next: erroring the stream at once would discard the queued half.
+      let sent = false
       const body = new ReadableStream<Uint8Array>({
-        start(controller) {
+        pull(controller) {
+          if (sent) {
+            controller.error(new TypeError('The connection was closed before the body ended (simulated truncate)'))
+            return
+          }
+          sent = true
           controller.enqueue(bytes.subarray(0, Math.floor(bytes.byteLength / 2)))
-          controller.error(new TypeError('The connection was closed before the body ended (simulated truncate)'))
         },
       })
       return new Response(body, { status: response.status, headers: { ...response.headers, 'Content-Length': String(bytes.byteLength) } })

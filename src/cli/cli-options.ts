@@ -95,7 +95,7 @@ Examples:
   $ PETSTORE_SIM_PORT=9000 petstore-sim --latency 20-80 --ban-after off
 
 Control endpoints (no API key; loopback clients only, unless --admin-token is given):
-  GET /__sim/health   POST /__sim/reset   GET|POST /__sim/clock   GET /__sim/requests
+  GET /__sim/health   POST /__sim/reset   GET|POST /__sim/clock   GET /__sim/requests   GET|POST|DELETE /__sim/faults
 The OpenAPI document: GET /openapi.json, GET /openapi.yaml`,
     )
 }

@@ -122,10 +122,12 @@ export function createApiPipeline(state: SimulatorState, options: PipelineOption
       // changing nothing. A request without a valid key still gets its 401, unless 401 is what it asks for.
       const prefer = state.prefer ? request.header('prefer') : undefined
       const preferred = prefer === undefined ? undefined : preferredStatus(prefer)
-      if (preferred !== undefined && match.kind === 'operation' && match.route.definition.statuses.includes(preferred) && (caller.key !== undefined || preferred === 401)) {
-        const decision = state.limiter.peek(caller.bucket, caller.plan)
-        const exchange: Exchange = { request, operation, caller, decision, routeHeaders, started, receivedAt, forced: true }
-        const outcome = forcedResult(match.route, { request, params: match.params, state, status: preferred }, retryAfter(decision, receivedAt))
+      const forcible = preferred !== undefined && match.kind === 'operation' && match.route.definition.statuses.includes(preferred)
+      const standing = forcible ? state.limiter.peek(caller.bucket, caller.plan) : undefined
+      // A caller over its limit, or banned, still gets its 429: forcing is not a way round the limits.
+      if (forcible && standing?.outcome === 'allowed' && (caller.key !== undefined || preferred === 401)) {
+        const exchange: Exchange = { request, operation, caller, decision: standing, routeHeaders, started, receivedAt, forced: true }
+        const outcome = forcedResult(match.route, { request, params: match.params, state, status: preferred }, retryAfter(standing, receivedAt))
         return isPromiseLike(outcome) ? outcome.then((result) => finish(exchange, result)) : finish(exchange, outcome)
       }
 
@@ -140,7 +142,7 @@ export function createApiPipeline(state: SimulatorState, options: PipelineOption
         if (match.kind === 'wrong-method') {
           throw new ApiError('method_not_allowed', `${request.method} is not supported here; use ${match.allow}`, { Allow: match.allow })
         }
-        if (preferred !== undefined) throw invalidPrefer(match.route, preferred)
+        if (preferred !== undefined && !forcible) throw invalidPrefer(match.route, preferred)
         // Fault rules act on authenticated requests within their limits, which they count (see the README).
         if (faults.active) exchange = { ...exchange, fault: faults.fire(match.route, request.method, request.path, caller.key) }
         outcome = operate(exchange, match)

@@ -138,7 +138,8 @@ export function createFaultRules(table: RouteTable, random: () => number, basePa
 
   function add(input: FaultRuleInput): string {
     const parsed = FaultRuleSchema.safeParse(input)
-    if (!parsed.success) throw new RangeError(`Invalid fault rule: ${describeIssues(parsed.error)}`)
+    // The rule's own checks (a status, a fault or a delay…) concern no one field: no "body:" label for them.
+    if (!parsed.success) throw new RangeError(`Invalid fault rule: ${describeIssues(parsed.error).replace(/^body: /, '')}`)
     const rule = parsed.data
     const method = rule.method?.toUpperCase()
     if (rule.operation !== undefined && !table.routes.some((route) => route.operation === rule.operation)) {
@@ -148,10 +149,10 @@ export function createFaultRules(table: RouteTable, random: () => number, basePa
     const routes = table.routes.filter((route) => {
       if (rule.operation !== undefined && route.operation !== rule.operation) return false
       if (method !== undefined && route.method !== method && !(method === 'HEAD' && route.method === 'GET')) return false
-      if (rule.path === undefined || rule.path === route.definition.path) return true
+      if (rule.path === undefined || withoutTrailingSlash(rule.path) === route.definition.path) return true
       const match = table.match(route.method, rule.path)
       if (match.kind === 'operation' && match.route === route) {
-        concretePath = `${basePath}${rule.path}`
+        concretePath = withoutTrailingSlash(`${basePath}${rule.path}`)
         return true
       }
       return false
@@ -208,8 +209,9 @@ export function createFaultRules(table: RouteTable, random: () => number, basePa
       if (route === undefined) return undefined
       for (const rule of rules) {
         if (!rule.routes.has(route)) continue
-        if (rule.method !== undefined && rule.method !== method) continue
-        if (rule.concretePath !== undefined && rule.concretePath !== path) continue
+        // A HEAD is its GET, as the route table answers it.
+        if (rule.method !== undefined && rule.method !== method && !(rule.method === 'GET' && method === 'HEAD')) continue
+        if (rule.concretePath !== undefined && rule.concretePath !== withoutTrailingSlash(path)) continue
         if (rule.key !== undefined && rule.key !== key?.fingerprint) continue
         // A rule that does not fire this time lets the next rule try: each draws once per request it sees.
         if (rule.probability !== undefined && random() >= rule.probability) continue
@@ -224,6 +226,11 @@ export function createFaultRules(table: RouteTable, random: () => number, basePa
       return undefined
     },
   }
+}
+
+/** One trailing slash is the same path, as the route table reads it (`/pets/` is `/pets`). */
+function withoutTrailingSlash(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path
 }
 
 /**
@@ -250,20 +257,26 @@ export function parseFaultText(text: string, basePath: string): FaultRuleInput {
   } else if (first !== '*') {
     rule.operation = first
   }
+  const wholeNumber = /^\d+$/
+  const set = (name: string, value: unknown, word: string) => {
+    if (rule[name] !== undefined) throw new RangeError(`Invalid fault "${text}": "${word}" says ${name} a second time`)
+    rule[name] = value
+  }
   for (const word of words.slice(index)) {
     const [name, value] = word.includes('=') ? [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)] : [word, undefined]
-    if (value === undefined && /^\d{3}$/.test(name)) rule.status = Number(name)
-    else if (value === undefined && (transportFaults as readonly string[]).includes(name)) rule.fault = name
-    else if (name === 'delay' && value !== undefined) {
-      const range = /^(\d+)-(\d+)$/.exec(value)
-      rule.delay = range ? { min: Number(range[1]), max: Number(range[2]) } : Number(value)
-    } else if (name === 'times' && value !== undefined) rule.times = Number(value)
-    else if ((name === 'p' || name === 'probability') && value !== undefined) rule.probability = Number(value)
-    else if (name === 'key' && value !== undefined) rule.key = value
-    else if (name === 'hang' && value !== undefined) {
-      rule.fault = 'hang'
-      rule.hangMs = Number(value)
-    } else throw new RangeError(`Invalid fault "${text}": cannot read "${word}" (see --help: e.g. "GET /v1/pets 503 p=0.2", "createPet reset times=1")`)
+    // Numbers are written plainly (no 0x10, 1e1, or empty value read as 0), as everywhere else the simulator reads input.
+    if (value === undefined && /^\d{3}$/.test(name)) set('status', Number(name), word)
+    else if (value === undefined && (transportFaults as readonly string[]).includes(name)) set('fault', name, word)
+    else if (name === 'delay' && value !== undefined && /^\d+(-\d+)?$/.test(value)) {
+      const [min, max] = value.split('-').map(Number) as [number, number | undefined]
+      set('delay', max === undefined ? min : { min, max }, word)
+    } else if (name === 'times' && value !== undefined && wholeNumber.test(value)) set('times', Number(value), word)
+    else if ((name === 'p' || name === 'probability') && value !== undefined && /^(0|1)?(\.\d+)?$/.test(value) && value !== '' && value !== '.') set('probability', Number(value), word)
+    else if (name === 'key' && value !== undefined && value !== '') set('key', value, word)
+    else if (name === 'hang' && value !== undefined && wholeNumber.test(value)) {
+      set('fault', 'hang', word)
+      set('hangMs', Number(value), word)
+    } else throw new RangeError(`Invalid fault "${text}": cannot read "${word}" (e.g. "GET /v1/pets 503 p=0.2", "createPet reset times=1", "getPet delay=100-500")`)
   }
   return rule as FaultRuleInput
 }

@@ -13,7 +13,10 @@
  */
 export function normalizePath(path: string): string {
   if (!path.startsWith('/') || !needsParsing.test(path) || hasDotSegment(path)) return path
-  return new URL(path, 'http://petstore-sim.invalid').pathname
+  // Appended to an origin, as the Fetch lanes build their URL (origin + target), not resolved against a base URL:
+  // resolved, a target starting `//` would make its first segment the URL's host (`//evil.example/v1\\pets` read as
+  // /v1/pets on evil.example).
+  return new URL(`http://petstore-sim.invalid${path}`).pathname
 }
 
 /**

@@ -3,6 +3,7 @@ import { ApiError } from '../core/api-error.ts'
 import { errorResponse, type TransportFacts } from '../core/plain-http.ts'
 import type { RouteMatch } from '../core/route-table.ts'
 import type { SimulatorCore } from '../core/simulator-core.ts'
+import { preflightResponse } from '../app/cors.ts'
 import { toFetchResponse, toPlainRequest } from '../app/fetch-lane.ts'
 import { urlPattern } from './url-patterns.ts'
 
@@ -42,13 +43,14 @@ export function createApiHandlers(simulator: SimulatorCore, options: ApiHandlerO
     async ({ request }: { request: Request }): Promise<Response> => {
       try {
         const plain = toPlainRequest(request, bodyLimit, transportOf(request))
-        return toFetchResponse(await pipeline.respond(plain, matchOf(plain.path)), request.method)
+        return toFetchResponse(await pipeline.respond(plain, matchOf(plain.path)), request.method, request.signal)
       } catch (error) {
         // msw would answer a throw with its own 500 {name, message, stack}: the API answers with its Error body.
         return toFetchResponse(errorResponse(error))
       }
     }
   const pattern = (path: string) => urlPattern(baseOrigin, `${basePath}${path}`)
+  const preflightMethods = [...table.methods, 'OPTIONS'].join(', ')
 
   return [
     ...table.routes.flatMap((route) => {
@@ -57,6 +59,10 @@ export function createApiHandlers(simulator: SimulatorCore, options: ApiHandlerO
       if (route.method === 'GET') handlers.push(http.head(pattern(route.definition.path), respond))
       return handlers
     }),
+    // A preflight is answered as the server answers it (no key, not counted), not as a 405 of the API.
+    ...table.paths.map(({ path }) =>
+      http.options(pattern(path), ({ request }) => toFetchResponse(preflightResponse(toPlainRequest(request, bodyLimit, transportOf(request)), preflightMethods))),
+    ),
     ...table.paths.map(({ path, allow }) => http.all(pattern(path), answer(() => ({ kind: 'wrong-method', allow })))),
     ...(baseOrigin === undefined
       ? []

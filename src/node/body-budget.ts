@@ -1,10 +1,11 @@
 /**
  * How many bytes of request bodies a server holds in memory at once, across
- * all its connections. A body reserves its size (its `Content-Length`, or the
- * body limit when it is chunked) before it is read; when the budget is spent
- * it waits, unread, and Node stops reading its socket (the request's stream
- * is paused), so the client is held back by TCP instead of by memory. Waiting
- * is bounded by the request timeout like any slow request.
+ * all its connections. Each chunk of a body takes its size as it arrives (a
+ * body announcing a megabyte and sending nothing holds nothing, so it cannot
+ * make small bodies wait behind it); when the budget is spent the body waits,
+ * unread, and Node stops reading its socket (the request's stream is paused),
+ * so the client is held back by TCP instead of by memory. Waiting is bounded
+ * by the request timeout like any slow request.
  *
  * Why: 200 clients each sending a 1 MiB body (the limit) with a valid key
  * took the CLI from 70 to 491 MiB RSS (`npm run soak -- slow-bodies`), every

@@ -2,23 +2,23 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ApiError } from '../core/api-error.ts'
 import { hasDotSegment } from '../core/path-normalisation.ts'
 import type { BodyBudget } from './body-budget.ts'
-import { readBody } from './incoming-request.ts'
+import { originForm, readBody } from './incoming-request.ts'
 
 /**
  * Builds a Fetch `Request` from a Node request, for the lanes that serve
- * through msw (`--handlers`, `--engine msw`). The body is read first, up to
- * the limit (413 past it, from {@link readBody}), or taken from `req.body`
- * when a body parser before the middleware has read it. A request Node could
- * parse but Fetch cannot represent is a 400 `bad_request`.
+ * through msw (`--handlers`, `--engine msw`). The body is read when someone
+ * reads it ({@link lazyBody}), up to the limit, or taken from `req.body` when a
+ * body parser before the middleware has read it. A request Node could parse
+ * but Fetch cannot represent is a 400 `bad_request`.
  */
-export async function toFetchRequest(incoming: IncomingMessage, bodyLimit: number, budget?: BodyBudget): Promise<Request> {
-  const target = incoming.url ?? ''
+export function toFetchRequest(incoming: IncomingMessage, bodyLimit: number, budget?: BodyBudget): Request {
+  const target = originForm(incoming.url ?? '')
   if (!target.startsWith('/')) {
     throw new ApiError('bad_request', `The request target must be a path (got ${JSON.stringify(target.slice(0, 100))})`)
   }
   if (hasDotSegment(target.split('?', 1)[0]!)) throw new ApiError('bad_request', 'The path has a dot segment (. or ..): send it resolved')
   const method = incoming.method ?? 'GET'
-  const body = method !== 'GET' && method !== 'HEAD' ? await readBody(incoming, bodyLimit, budget) : undefined
+  const hasBody = method !== 'GET' && method !== 'HEAD' && (incoming.headers['content-length'] !== '0' || incoming.headers['transfer-encoding'] !== undefined)
   try {
     // The raw name/value pairs go to Request as they are: one conversion, no intermediate Headers.
     const raw = incoming.rawHeaders
@@ -27,11 +27,33 @@ export async function toFetchRequest(incoming: IncomingMessage, bodyLimit: numbe
     return new Request(originOf(incoming) + target, {
       method,
       headers,
-      body: body !== undefined && body.length > 0 ? (body as Uint8Array<ArrayBuffer>) : undefined,
-    })
+      ...(hasBody ? { body: lazyBody(incoming, bodyLimit, budget), duplex: 'half' } : {}),
+    } as RequestInit)
   } catch (error) {
     throw new ApiError('bad_request', `Malformed request: ${(error as Error).message}`)
   }
+}
+
+/**
+ * The request body as a stream read only when someone reads it, with the
+ * limit and the budget of the direct lane: so on the msw lane too, nothing
+ * reads a body before the request is authenticated and within its limits, and
+ * a body over the limit is the pipeline's 413 (counted, with the rate-limit
+ * headers), not an answer before the API. A stream errored with an error
+ * makes `request.arrayBuffer()` (and its clones') reject with that error.
+ */
+function lazyBody(incoming: IncomingMessage, bodyLimit: number, budget: BodyBudget | undefined): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const bytes = await readBody(incoming, bodyLimit, budget)
+        if (bytes.byteLength > 0) controller.enqueue(bytes)
+        controller.close()
+      } catch (error) {
+        controller.error(error)
+      }
+    },
+  })
 }
 
 /** Writes a Fetch `Response` to a Node response, with its `Content-Length`. */
@@ -48,7 +70,7 @@ export async function sendFetchResponse(outgoing: ServerResponse, response: Resp
   if (cookies.length > 0) headers['set-cookie'] = cookies
   // A HEAD's answer carries the GET's Content-Length and no body.
   if (response.status !== 204 && response.status !== 304 && !(method === 'HEAD' && headers['content-length'] !== undefined)) headers['content-length'] = body?.length ?? 0
-  if (broken) {
+  if (broken && method !== 'HEAD') {
     // A body that broke off (a fault rule's truncate): what arrived, under the full Content-Length, then the connection dropped.
     headers['content-length'] = response.headers.get('content-length') ?? headers['content-length']!
     outgoing.writeHead(response.status, headers)
@@ -107,8 +129,13 @@ export function dropConnection(outgoing: ServerResponse): void {
   else socket.destroy()
 }
 
-/** The origin a Fetch URL is built on: the `Host` when it is a plain host name, else `localhost`, so a hostile Host cannot change the path. */
+/**
+ * The origin a Fetch URL is built on: the `Host` when it is a plain host name,
+ * so a hostile Host cannot change the path. Anything else (no Host, `evil/`,
+ * `a@b`) becomes a name that is no loopback name, so the control plane refuses
+ * it as the direct lane does (it reads the raw `Host` there).
+ */
 function originOf(incoming: IncomingMessage): string {
   const host = incoming.headers.host
-  return `http://${host !== undefined && /^[\w.-]+(:\d+)?$|^\[[\da-fA-F:.]+\](:\d+)?$/.test(host) ? host : 'localhost'}`
+  return `http://${host !== undefined && /^[\w.-]+(:\d+)?$|^\[[\da-fA-F:.]+\](:\d+)?$/.test(host) ? host : 'unrecognised-host.invalid'}`
 }

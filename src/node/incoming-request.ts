@@ -23,7 +23,7 @@ class IncomingRequestView implements PlainRequest {
   #body: Promise<Uint8Array> | undefined
 
   constructor(incoming: IncomingMessage, bodyLimit: number, transport: TransportFacts, budget: BodyBudget | undefined) {
-    const target = incoming.url ?? ''
+    const target = originForm(incoming.url ?? '')
     const queryStart = target.indexOf('?')
     this.method = incoming.method ?? 'GET'
     this.path = normalizePath(queryStart === -1 ? target : target.slice(0, queryStart))
@@ -48,6 +48,18 @@ class IncomingRequestView implements PlainRequest {
   }
 }
 
+/**
+ * The target in origin form (`/v1/pets?limit=1`): an absolute-form target
+ * (`http://host/v1/pets`, what a client sends a proxy) is read as its path and
+ * query, as RFC 9112 §3.2.2 says a server must accept it.
+ */
+export function originForm(target: string): string {
+  const absolute = /^https?:\/\/[^/?#]*/i.exec(target)
+  if (absolute === null) return target
+  const rest = target.slice(absolute[0].length)
+  return rest.startsWith('/') ? rest : `/${rest}`
+}
+
 /** The direct lane's view of a Node request. */
 export function fromIncomingMessage(incoming: IncomingMessage, bodyLimit: number, budget?: BodyBudget): PlainRequest {
   return new IncomingRequestView(incoming, bodyLimit, { clientAddress: incoming.socket.remoteAddress }, budget)
@@ -69,10 +81,9 @@ export function readRawHeader(raw: readonly string[], name: string): string | un
  * Reads a request body up to `limit` bytes, counted while streaming (a lying
  * or absent `Content-Length` does not get past it). Past the limit, a 413
  * `ApiError`; the rest is drained, unread, and the connection is closed by
- * the 413's `Connection: close`. With a `budget`, the body first reserves its
- * size there and waits, unread, while the server holds too many bodies (see
- * {@link BodyBudget}). A body of known length is read into one buffer of that
- * length, not into chunks and then a copy of them (half the memory at peak).
+ * the 413's `Connection: close`. With a `budget`, each chunk takes its size
+ * from it as it arrives, and the body waits, unread, while the server holds
+ * too many bytes of bodies (see {@link BodyBudget} and `collectBody`).
  * A body a middleware mounted before has already read is taken from where it
  * left it ({@link consumedBody}), within the same limit.
  */
@@ -91,21 +102,7 @@ export function readBody(incoming: IncomingMessage, limit: number, budget?: Body
   }
   if (parsed !== undefined) return parsed.byteLength > limit ? Promise.reject(payloadTooLarge(limit)) : Promise.resolve(parsed)
   const length = declared !== undefined && Number.isSafeInteger(declared) && declared >= 0 ? declared : undefined
-  if (budget === undefined || length === 0) return collectBody(incoming, limit, length)
-  const reservation = budget.reserve(length ?? limit)
-  // A request aborted while it waits gives its place back ('close' comes before 'end' only on an abort).
-  const onClose = () => reservation.cancel()
-  incoming.once('close', onClose)
-  return reservation.granted.then((release) => {
-    incoming.off('close', onClose)
-    if (incoming.destroyed) {
-      release()
-      return Promise.reject(new ApiError('bad_request', 'The connection closed before the request body was read'))
-    }
-    const body = collectBody(incoming, limit, length)
-    body.then(release, release)
-    return body
-  })
+  return collectBody(incoming, limit, length, budget)
 }
 
 /**
@@ -150,36 +147,80 @@ function consumedBody(incoming: IncomingMessage): Uint8Array | undefined {
 // Stateless: encoding whole strings keeps no state between calls.
 const utf8Encoder = new TextEncoder()
 
-function collectBody(incoming: IncomingMessage, limit: number, length: number | undefined): Promise<Uint8Array> {
+/**
+ * Collects a body's chunks. With a budget, each chunk takes its size from it
+ * as it arrives, and the stream pauses (TCP then holds the client back) while
+ * the budget is spent: what is counted is what is really held, so clients
+ * that announce large bodies and send nothing hold nothing, and cannot make
+ * small bodies wait behind them. Everything taken is given back once the body
+ * is handed on (or refused).
+ */
+function collectBody(incoming: IncomingMessage, limit: number, length: number | undefined, budget: BodyBudget | undefined): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
-    const whole = length === undefined ? undefined : Buffer.allocUnsafe(length)
     const chunks: Buffer[] = []
     let size = 0
+    let done = false
+    const taken: Array<() => void> = []
+    let waiting: { cancel(): void } | undefined
+    // Chunks are taken in the order they came: each waits for the one before.
+    let inOrder: Promise<void> = Promise.resolve()
+    const giveBack = () => {
+      waiting?.cancel()
+      for (const release of taken.splice(0)) release()
+    }
+    const fail = (error: unknown) => {
+      if (done) return
+      done = true
+      giveBack()
+      incoming.off('data', onData)
+      incoming.resume()
+      reject(error)
+    }
     const onData = (chunk: Buffer) => {
-      const offset = size
       size += chunk.length
-      if (size > limit || (whole !== undefined && size > whole.length)) {
-        incoming.off('data', onData)
-        incoming.resume()
-        reject(payloadTooLarge(limit))
+      if (size > limit || (length !== undefined && size > length)) return fail(payloadTooLarge(limit))
+      if (budget === undefined) {
+        chunks.push(chunk)
         return
       }
-      if (whole !== undefined) chunk.copy(whole, offset)
-      else chunks.push(chunk)
+      incoming.pause()
+      const reservation = budget.reserve(chunk.length)
+      inOrder = inOrder
+        .then(() => {
+          waiting = reservation
+          return reservation.granted
+        })
+        .then((release) => {
+          waiting = undefined
+          if (done) return release()
+          taken.push(release)
+          chunks.push(chunk)
+          incoming.resume()
+        })
     }
     incoming.on('data', onData)
     incoming.once('end', () => {
-      if (whole !== undefined) resolve(size === whole.length ? whole : whole.subarray(0, size))
-      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size))
+      void inOrder.then(() => {
+        if (done) return
+        done = true
+        resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size))
+        // The bytes are the pipeline's now; it reads them at once (decoding or refusing them).
+        giveBack()
+      })
     })
-    incoming.once('error', (error) => reject(new ApiError('bad_request', `The request body could not be read: ${error.message}`)))
+    // 'close' before 'end' is an abort: a body waiting for the budget gives its place back.
+    incoming.once('close', () => {
+      if (!incoming.readableEnded) fail(new ApiError('bad_request', 'The connection closed before the request body was read'))
+    })
+    incoming.once('error', (error) => fail(new ApiError('bad_request', `The request body could not be read: ${error.message}`)))
   })
 }
 
 /** Writes a plain response with its `Content-Length`; a HEAD gets the headers only. */
 export function writePlainResponse(outgoing: ServerResponse, response: PlainResponse, method: string | undefined): void {
   const fault = response.transportFault
-  if (fault !== undefined && fault.kind !== 'empty') return breakConnection(outgoing, response, fault)
+  // A HEAD has no body to cut: a truncated answer to it is its status and headers, as they would have been.
+  if (fault !== undefined && fault.kind !== 'empty' && !(fault.kind === 'truncate' && method === 'HEAD')) return breakConnection(outgoing, response, fault)
   if (response.stream !== undefined) return writeStream(outgoing, response, response.stream)
   const { headers } = response
   const body = fault?.kind === 'empty' ? '' : response.body

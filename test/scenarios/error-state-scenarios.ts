@@ -63,6 +63,13 @@ export function defineErrorStateScenarios(target: () => ApiTarget): void {
       expect(forced.headers.get('preference-applied')).toBe('code=401')
     })
 
+    it('is no way round the limits: a caller over its limit still gets its 429', async () => {
+      for (let index = 0; index < 3; index++) expect((await call('GET', '/pets?limit=1', { key: testKeys.tiny })).status).toBe(200)
+      const refused = await call('GET', '/pets?limit=1', { key: testKeys.tiny, headers: { prefer: 'code=200' } })
+      expectError(refused, 429, 'rate_limit_exceeded')
+      expect(refused.headers.get('preference-applied')).toBeNull()
+    })
+
     it('reads code among other preferences, quoted or not', async () => {
       expect((await call('GET', '/pets/1', { headers: { prefer: 'respond-async, code="404"' } })).status).toBe(404)
       expect((await call('GET', '/pets/1', { headers: { prefer: 'return=minimal; x=1, CODE=410' } })).status).toBe(410)
@@ -166,6 +173,14 @@ export function defineErrorStateScenarios(target: () => ApiTarget): void {
       const second = await run()
       expect(second).toEqual(first)
       expect(new Set(first)).toEqual(new Set([200, 503]))
+    })
+
+    it('matches a path written with a trailing slash, and a GET rule matches HEAD', async () => {
+      const id = await target().addFault({ method: 'GET', path: '/pets/', status: 503 })
+      expect((await call('GET', '/pets?limit=1')).headers.get('petstore-sim-fault')).toBe(id)
+      const head = await call('HEAD', '/pets?limit=1')
+      expect(head.status).toBe(503)
+      expect(head.headers.get('petstore-sim-fault')).toBe(id)
     })
 
     it('acts after authentication and the limiter: a request without a key still gets its 401', async () => {
