@@ -68,6 +68,24 @@ export class BodyBudget {
     }
   }
 
+  /**
+   * Takes `bytes` now if they are free and nobody waits before: the function
+   * that gives them back, or undefined (then {@link reserve} and wait). The
+   * common case, a body arriving while the budget has room, costs no promise.
+   */
+  take(bytes: number): (() => void) | undefined {
+    const wanted = Math.min(bytes, this.#total)
+    if (this.#waiting.length > 0 || this.#available < wanted) return undefined
+    this.#available -= wanted
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      this.#available += wanted
+      this.#grantWaiting()
+    }
+  }
+
   /** Bytes not reserved now (for tests and diagnostics). */
   get available(): number {
     return this.#available

@@ -164,6 +164,7 @@ function collectBody(incoming: IncomingMessage, limit: number, length: number | 
     let waiting: { cancel(): void } | undefined
     // Chunks are taken in the order they came: each waits for the one before.
     let inOrder: Promise<void> = Promise.resolve()
+    let waitingChunks = 0
     const giveBack = () => {
       waiting?.cancel()
       for (const release of taken.splice(0)) release()
@@ -183,6 +184,14 @@ function collectBody(incoming: IncomingMessage, limit: number, length: number | 
         chunks.push(chunk)
         return
       }
+      // The common case: room in the budget and no chunk of this body still waiting. No pause, no promise.
+      const release = waitingChunks === 0 ? budget.take(chunk.length) : undefined
+      if (release !== undefined) {
+        taken.push(release)
+        chunks.push(chunk)
+        return
+      }
+      waitingChunks++
       incoming.pause()
       const reservation = budget.reserve(chunk.length)
       inOrder = inOrder
@@ -192,6 +201,7 @@ function collectBody(incoming: IncomingMessage, limit: number, length: number | 
         })
         .then((release) => {
           waiting = undefined
+          waitingChunks--
           if (done) return release()
           taken.push(release)
           chunks.push(chunk)
@@ -199,14 +209,16 @@ function collectBody(incoming: IncomingMessage, limit: number, length: number | 
         })
     }
     incoming.on('data', onData)
+    const finish = () => {
+      if (done) return
+      done = true
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size))
+      // The bytes are the pipeline's now; it reads them at once (decoding or refusing them).
+      giveBack()
+    }
     incoming.once('end', () => {
-      void inOrder.then(() => {
-        if (done) return
-        done = true
-        resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size))
-        // The bytes are the pipeline's now; it reads them at once (decoding or refusing them).
-        giveBack()
-      })
+      if (waitingChunks === 0) finish()
+      else void inOrder.then(finish)
     })
     // 'close' before 'end' is an abort: a body waiting for the budget gives its place back.
     incoming.once('close', () => {
