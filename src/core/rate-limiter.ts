@@ -258,6 +258,22 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     return bucket
   }
 
+  /** A caller's windows as they stand now, read without creating, counting or moving anything. */
+  const standing = (callerId: string) => {
+    const now = clock.now()
+    const minute = Math.floor(now / minuteMs)
+    const day = Math.floor(now / dayMs)
+    const bucket = keyBuckets.get(callerId) ?? anonymousBuckets.get(callerId)
+    return {
+      now,
+      minute,
+      day,
+      minuteCount: bucket !== undefined && bucket.minute === minute ? bucket.minuteCount : 0,
+      dayCount: bucket !== undefined && bucket.day === day ? bucket.dayCount : 0,
+      banEnd: bannedUntil.get(callerId),
+    }
+  }
+
   return {
     reset() {
       keyBuckets.clear()
@@ -271,13 +287,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       return keyBuckets.size + anonymousBuckets.size
     },
     usage(callerId, plan) {
-      const now = clock.now()
-      const minute = Math.floor(now / minuteMs)
-      const day = Math.floor(now / dayMs)
-      const bucket = keyBuckets.get(callerId) ?? anonymousBuckets.get(callerId)
-      const minuteCount = bucket !== undefined && bucket.minute === minute ? bucket.minuteCount : 0
-      const dayCount = bucket !== undefined && bucket.day === day ? bucket.dayCount : 0
-      const banEnd = bannedUntil.get(callerId)
+      const { now, minute, day, minuteCount, dayCount, banEnd } = standing(callerId)
       const window = (limit: number, used: number, resetAt: number): WindowUsage => ({ limit, used, remaining: Math.max(0, limit - used), resetAt })
       return {
         minute: window(plan.perMinute, minuteCount, (minute + 1) * minuteMs),
@@ -292,13 +302,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       return { buckets: anonymousBuckets.size, banned }
     },
     peek(callerId, plan) {
-      const now = clock.now()
-      const minute = Math.floor(now / minuteMs)
-      const day = Math.floor(now / dayMs)
-      const bucket = keyBuckets.get(callerId) ?? anonymousBuckets.get(callerId)
-      const minuteCount = bucket !== undefined && bucket.minute === minute ? bucket.minuteCount : 0
-      const dayCount = bucket !== undefined && bucket.day === day ? bucket.dayCount : 0
-      const banEnd = bannedUntil.get(callerId)
+      const { now, minute, day, minuteCount, dayCount, banEnd } = standing(callerId)
       if (banEnd !== undefined && now < banEnd) return refusal('banned', 'ban', plan.perMinute, banEnd, now)
       if (dayCount >= plan.perDay) return refusal('limited', 'day', plan.perDay, (day + 1) * dayMs, now)
       if (minuteCount >= plan.perMinute) return refusal('limited', 'minute', plan.perMinute, (minute + 1) * minuteMs, now)

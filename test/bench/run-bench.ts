@@ -9,6 +9,7 @@ import { cpus } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import { runScaleBench } from './scale-bench.ts'
+import { listeningUrl } from './server-process.ts'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32)
@@ -34,22 +35,7 @@ async function startServerProcess(command: readonly string[], cores = '0'): Prom
   const argv = pinned ? ['taskset', '-c', cores, ...command] : [...command]
   const started = performance.now()
   const child = spawn(argv[0]!, argv.slice(1), { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] })
-  let out = ''
-  // Event-driven: the URL is read the moment the line arrives, not on a polling tick.
-  const apiUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 10_000)
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk
-      const match = /listening on (http:\/\/\S+)/.exec(out)
-      if (match) {
-        clearTimeout(timer)
-        resolve(match[1]!)
-      }
-    })
-  }).catch((error: unknown) => {
-    child.kill('SIGKILL')
-    throw error
-  })
+  const apiUrl = await listeningUrl(child, 10_000)
   // The first answered API request marks the end of startup.
   const response = await fetch(`${apiUrl}/pets?limit=1`, { headers: { authorization: `Bearer ${benchKey}` } })
   await response.arrayBuffer()

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { createApp } from '../../src/app/app.ts'
 import type { PlainRequest } from '../../src/core/plain-http.ts'
 import type { Pet } from '../../src/core/pet-types.ts'
+import { listeningUrl } from './server-process.ts'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const key = 'scale-key'
@@ -64,18 +65,7 @@ function resetMs(count: number, creates: number): number {
 async function cliStart(pets: number): Promise<{ startupMs: number; idleRssMiB: number }> {
   const started = performance.now()
   const child = spawn('bin/petstore-sim.js', ['--port', '0', '--log', 'silent', '--pets', String(pets)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] })
-  let out = ''
-  const apiUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start: ${out}`)), 20_000)
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk
-      const match = /listening on (http:\/\/\S+)/.exec(out)
-      if (match) {
-        clearTimeout(timer)
-        resolve(match[1]!)
-      }
-    })
-  })
+  const apiUrl = await listeningUrl(child, 20_000)
   await (await fetch(`${apiUrl}/pets?limit=1`, { headers: { authorization: 'Bearer demo-pro-key' } })).arrayBuffer()
   const startupMs = performance.now() - started
   await new Promise((resolve) => setTimeout(resolve, 500))
