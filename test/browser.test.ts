@@ -1,18 +1,18 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { createServer as createHttpServer, type Server } from 'node:http'
 import { fileURLToPath } from 'node:url'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { createServer as createViteServer, type ViteDevServer } from 'vite'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest'
 import { generatePets } from '../src/core/seed-pets.ts'
 import { startCli } from './support/cli-process.ts'
+import { launchChromium } from './support/chromium.ts'
 
 // Real Chromium (Debian's, at /usr/bin/chromium; `npm test` installs it when
 // missing) drives a page served by Vite, in both ways a frontend uses
 // petstore-sim: the handlers under setupWorker in the page, and the
 // standalone CLI on another origin.
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const browserDir = fileURLToPath(new URL('./browser/', import.meta.url))
 const repositoryRoot = fileURLToPath(new URL('../', import.meta.url))
 const screenshotDir = fileURLToPath(new URL('../test-output/screenshots/', import.meta.url))
@@ -26,17 +26,13 @@ let cli: Awaited<ReturnType<typeof startCli>>
 let page: Page
 
 beforeAll(async () => {
-  if (!existsSync(chromiumPath)) throw new Error(`No Chromium at ${chromiumPath}: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH`)
   // The README's recipe: put msw's worker script in the app's public directory.
   const init = spawnSync(process.execPath, [fileURLToPath(new URL('../node_modules/msw/cli/index.js', import.meta.url)), 'init', 'test/browser/public'], { cwd: repositoryRoot, encoding: 'utf8' })
   if (init.status !== 0) throw new Error(`msw init failed: ${init.stderr}`)
   vite = await createViteServer({ root: browserDir, configFile: false, logLevel: 'error', server: { host: '127.0.0.1', port: 0 } })
   await vite.listen()
   pageOrigin = vite.resolvedUrls!.local[0]!.replace(/\/$/, '')
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
+  browser = await launchChromium()
   cli = await startCli(['--port', '0', '--log', 'silent', '--seed', String(seed), '--key', 'browser-key=pro', '--key', 'browser-tiny-key=enterprise:2/100'])
 }, 60_000)
 

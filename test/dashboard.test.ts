@@ -1,14 +1,14 @@
-import { existsSync, mkdirSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { chromium, type APIRequestContext, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import { fingerprint } from '../src/core/fingerprint.ts'
 import { createApp, startServer, type RunningServer } from '../src/node/server.ts'
+import { launchChromium } from './support/chromium.ts'
 
 // The dashboard as a person uses it (issue #12, item 5): Chromium (Debian's, at /usr/bin/chromium, driven by
 // playwright-core as in browser.test.ts) shows /__sim/ while a second browser context sends API requests. Each
 // wait is bounded; the screenshots of the known states go to test-output/screenshots/dashboard-*.png.
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const screenshotDir = fileURLToPath(new URL('../test-output/screenshots/', import.meta.url))
 const proKey = fingerprint('demo-pro-key')
 const wait = { timeout: 10_000 }
@@ -20,13 +20,9 @@ let apiContext: BrowserContext
 let api: APIRequestContext
 
 beforeAll(async () => {
-  if (!existsSync(chromiumPath)) throw new Error(`No Chromium at ${chromiumPath}: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH`)
   mkdirSync(screenshotDir, { recursive: true })
   server = await startServer({ app: createApp({ seed: 7 }), port: 0, host: '127.0.0.1', log: 'silent' })
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
+  browser = await launchChromium()
   // The app under development: another context, with nothing in common with the dashboard's tab.
   apiContext = await browser.newContext()
   api = apiContext.request

@@ -3,16 +3,16 @@
 // `msw init` writes the worker script, and the page's `msw` and
 // `msw/browser` imports resolve to it.
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { createServer as createViteServer, type ViteDevServer } from 'vite'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { generatePets } from '../../src/core/seed-pets.ts'
+import { launchChromium } from '../support/chromium.ts'
 
 const mswPackage = process.env.PETSTORE_SIM_MSW_PACKAGE!
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const workDir = fileURLToPath(new URL(`../../test-output/msw2/${mswPackage}/`, import.meta.url))
 const publicDir = `${workDir}public`
@@ -25,7 +25,6 @@ let browser: Browser
 let page: Page
 
 beforeAll(async () => {
-  if (!existsSync(chromiumPath)) throw new Error(`No Chromium at ${chromiumPath}: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH`)
   rmSync(workDir, { recursive: true, force: true })
   mkdirSync(publicDir, { recursive: true })
   // msw 2's own worker script, from its own `msw init` (--no-save: leave package.json alone).
@@ -48,10 +47,7 @@ beforeAll(async () => {
   })
   await vite.listen()
   pageOrigin = vite.resolvedUrls!.local[0]!.replace(/\/$/, '')
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
+  browser = await launchChromium()
 }, 60_000)
 
 afterAll(async () => {
