@@ -78,9 +78,14 @@ export function createApp(options: AppOptions = {}): App {
       response = errorResponse(error)
     }
     // No CORS grant on the control plane: it is not for pages on other origins.
-    const decorate = underControl(request.path) ? (answered: PlainResponse) => answered : (answered: PlainResponse) => applyCors(request, answered)
-    if (isPromiseLike(response)) return response.then(decorate, (error: unknown) => decorate(errorResponse(error)))
-    return decorate(response)
+    const cors = !underControl(request.path)
+    if (isPromiseLike(response)) {
+      return response.then(
+        (answered) => (cors ? applyCors(request, answered) : answered),
+        (error: unknown) => (cors ? applyCors(request, errorResponse(error)) : errorResponse(error)),
+      )
+    }
+    return cors ? applyCors(request, response) : response
   }
 
   return {
