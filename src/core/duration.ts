@@ -34,13 +34,21 @@ export function parseDuration(value: string | number): number {
  * (or a whole one), so they are not handed to `BigInt` (a body may be 1 MiB).
  */
 function fromText(text: string): number | 'fraction' | 'too long' | undefined {
-  const match = /^\s*(\d+)(?:\.(\d+))?\s*(ms|s|m|h|d)?\s*$/.exec(text)
+  // Trimmed first and matched without white space inside: `\s*` on both sides of an optional unit, and `0+$` on a
+  // long fraction, backtracked quadratically (16 KiB of spaces took ~0.6 s), and a body may be 1 MiB.
+  const match = /^(\d+)(?:\.(\d+))?(?:\s*(ms|s|m|h|d))?$/.exec(text.trim())
   if (!match) return undefined
   const whole = match[1]!.replace(/^0+(?=\d)/, '')
-  const fraction = (match[2] ?? '').replace(/0+$/, '')
+  const fraction = withoutTrailingZeros(match[2] ?? '')
   if (whole.length > 20) return 'too long'
   if (fraction.length > 20) return 'fraction'
   const scaled = BigInt(`${whole}${fraction}`) * units[match[3] ?? 'ms']!
   const divisor = 10n ** BigInt(fraction.length)
   return scaled % divisor === 0n ? Number(scaled / divisor) : 'fraction'
+}
+
+function withoutTrailingZeros(digits: string): string {
+  let end = digits.length
+  while (end > 0 && digits[end - 1] === '0') end--
+  return digits.slice(0, end)
 }

@@ -15,6 +15,7 @@ import type { Engine } from './engine.ts'
 import { toFetchRequest, sendFetchResponse } from './fetch-bridge.ts'
 import { fromIncomingMessage, writePlainResponse } from './incoming-request.ts'
 import { readOpenApiDocument } from './openapi-document.ts'
+import { clientErrorAnswer, originInRawPacket, rawHttpResponse } from './raw-client-error.ts'
 import { createRequestLogger, type LogFormat, type RequestLogger } from './request-log.ts'
 
 /*
@@ -23,7 +24,7 @@ import { createRequestLogger, type LogFormat, type RequestLogger } from './reque
  * a start-up the direct lane never needs (measured on Node 24: `await import('node:http')` 35-43 ms,
  * `process.getBuiltinModule('node:http')` 4-5 ms).
  */
-const { createServer: createHttpServer, STATUS_CODES, maxHeaderSize: httpMaxHeaderSize } = process.getBuiltinModule('node:http')
+const { createServer: createHttpServer } = process.getBuiltinModule('node:http')
 
 /**
  * The app for Node: {@link createPortableApp} with the OpenAPI document read
@@ -317,48 +318,6 @@ function lacksHost(incoming: IncomingMessage): boolean {
 
 function missingHost(): ApiError {
   return new ApiError('bad_request', 'An HTTP/1.1 request needs a Host header (RFC 9112, section 3.2)')
-}
-
-/**
- * The answer to an error Node's parser or its timeout check reports, or
- * undefined for a plain close: a reset connection, or one that timed out
- * without sending a byte. That one has no request to answer (a browser's
- * preconnect, a port scan), so it is closed as nginx closes it after
- * `client_header_timeout`; Node's own handler wrote it a 408.
- */
-function clientErrorAnswer(error: NodeJS.ErrnoException, socket: Socket, headersTimeout: number, requestTimeout: number): ApiError | undefined {
-  switch (error.code) {
-    case 'ECONNRESET':
-      return undefined
-    case 'ERR_HTTP_REQUEST_TIMEOUT':
-      if (socket.bytesRead === 0) return undefined
-      return new ApiError('request_timeout', `The request did not arrive in time: its headers are due within ${headersTimeout} ms and the whole request within ${requestTimeout} ms`)
-    case 'HPE_HEADER_OVERFLOW':
-      return new ApiError('headers_too_large', `The request's headers are over ${httpMaxHeaderSize} bytes`)
-    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return new ApiError('payload_too_large', 'The chunk extensions of the request body are too large')
-    default:
-      return new ApiError('bad_request', `Malformed HTTP request: ${error.code ?? error.message}`)
-  }
-}
-
-/**
- * The `Origin` of a request Node's parser gave up on, read from the bytes it
- * had buffered (`rawPacket`), when they hold one: a best effort, for CORS.
- */
-function originInRawPacket(error: NodeJS.ErrnoException & { rawPacket?: Buffer }): string | undefined {
-  const packet = error.rawPacket?.toString('latin1')
-  const origin = packet === undefined ? undefined : /\r\norigin:[ \t]*([^\r\n]*?)[ \t]*\r\n/i.exec(packet)?.[1]
-  return origin !== undefined && /^https?:\/\/[\w.-]+(:\d+)?$|^https?:\/\/\[[\da-fA-F:.]+\](:\d+)?$/.test(origin) ? origin : undefined
-}
-
-/** A plain response as HTTP/1.1 bytes, for a socket Node's parser gave up on; the connection closes after it. */
-function rawHttpResponse(response: PlainResponse): string {
-  const body = response.body ?? ''
-  const headers = Object.entries({ ...response.headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' })
-    .map(([name, value]) => `${name}: ${value}\r\n`)
-    .join('')
-  return `HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? 'Error'}\r\n${headers}\r\n${body}`
 }
 
 export interface StartServerOptions extends ServerOptions {
