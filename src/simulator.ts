@@ -1,8 +1,8 @@
 import type { HttpHandler } from 'msw'
-import { createSimulatorCore, type SimulatorCore, type SimulatorOptions } from './core/simulator-core.ts'
+import { createSimulatorCore, type SimulatorCore, type SimulatorOptions } from './core/simulator/simulator-core.ts'
 import { createApiHandlers } from './handlers/api-handlers.ts'
 
-export { demoKeySpec, resolveBaseUrl, type SimulatorOptions } from './core/simulator-core.ts'
+export { demoKeySpec, resolveBaseUrl, type SimulatorOptions } from './core/simulator/simulator-core.ts'
 
 /**
  * One simulated Animal Store with its MSW handlers: its own store, keys,

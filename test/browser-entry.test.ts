@@ -13,7 +13,7 @@ describe('the browser entry (petstore-sim, src/index.ts)', () => {
 
   it('reaches the core, the handlers and the app', () => {
     const files = [...graph.keys()].map((file) => file.slice(srcDir.length))
-    expect(files).toEqual(expect.arrayContaining(['index.ts', 'simulator.ts', 'core/rate-limiter.ts', 'core/api-pipeline.ts', 'handlers/api-handlers.ts', 'app/app.ts']))
+    expect(files).toEqual(expect.arrayContaining(['index.ts', 'simulator.ts', 'core/access/rate-limiter.ts', 'core/pipeline/api-pipeline.ts', 'handlers/api-handlers.ts', 'app/app.ts']))
   })
 
   it('imports nothing Node-only: no node: modules, no node/ or cli/ sources, only browser-safe packages', () => {

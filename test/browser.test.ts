@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
 import { createServer as createViteServer, type ViteDevServer } from 'vite'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest'
-import { generatePets } from '../src/core/seed-pets.ts'
+import { generatePets } from '../src/core/catalogue/seed-pets.ts'
 import { startCli } from './support/cli-process.ts'
 import { launchChromium } from './support/chromium.ts'
 

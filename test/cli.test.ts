@@ -137,7 +137,7 @@ describe('flags and environment variables', () => {
   it('serves the seed and pet count asked for', async () => {
     const cli = await start(['--seed', '7', '--pets', '3'])
     const pets = await (await checkedFetch(`${cli.apiUrl}/pets`, { headers: auth() })).json()
-    const { generatePets } = await import('../src/core/seed-pets.ts')
+    const { generatePets } = await import('../src/core/catalogue/seed-pets.ts')
     expect(pets).toEqual(generatePets({ seed: 7, count: 3 }))
   })
 

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
-import { fingerprint } from '../src/core/fingerprint.ts'
+import { fingerprint } from '../src/core/access/fingerprint.ts'
 import { createApp, startServer, type RunningServer } from '../src/node/server.ts'
 import { launchChromium } from './support/chromium.ts'
 

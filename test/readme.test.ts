@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { createProgram } from '../src/cli/cli-options.ts'
-import { errorCatalogue } from '../src/core/error-codes.ts'
+import { errorCatalogue } from '../src/core/pipeline/error-codes.ts'
 
 // The README is for users: these keep its tables true to the code.
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')

@@ -1,10 +1,10 @@
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createManualClock } from '../src/core/clock.ts'
-import { petCategories } from '../src/core/catalogue.ts'
+import { createManualClock } from '../src/core/time/clock.ts'
+import { petCategories } from '../src/core/catalogue/catalogue.ts'
 import { createApp } from '../src/app/app.ts'
-import type { Pet } from '../src/core/pet-types.ts'
+import type { Pet } from '../src/core/api/pet-types.ts'
 import { createSimulator, type SimulatorOptions } from '../src/simulator.ts'
 import { checkedFetch } from './support/checked-fetch.ts'
 

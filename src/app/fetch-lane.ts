@@ -1,4 +1,4 @@
-import { payloadTooLarge, type PlainRequest, type PlainResponse, type ResponseStream, type TransportFacts } from '../core/plain-http.ts'
+import { payloadTooLarge, type PlainRequest, type PlainResponse, type ResponseStream, type TransportFacts } from '../core/pipeline/plain-http.ts'
 
 /**
  * A Fetch `Request` seen as a {@link PlainRequest}: the lane of `app.fetch`

@@ -1,5 +1,5 @@
-import { ApiError } from '../core/api-error.ts'
-import type { PlainResponse } from '../core/plain-http.ts'
+import { ApiError } from '../core/pipeline/api-error.ts'
+import type { PlainResponse } from '../core/pipeline/plain-http.ts'
 
 /** The OpenAPI document in both forms it is served in. */
 export interface OpenApiDocumentSource {

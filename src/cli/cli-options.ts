@@ -1,10 +1,10 @@
 import { Command, InvalidArgumentError, Option } from 'commander'
 import packageJson from '../../package.json' with { type: 'json' }
-import { parseDuration } from '../core/duration.ts'
-import { parsePlan } from '../core/plans.ts'
-import { petStatuses, type PetStatus } from '../core/pet-types.ts'
-import { defaults } from '../core/defaults.ts'
-import type { Latency } from '../core/simulator-state.ts'
+import { parseDuration } from '../core/time/duration.ts'
+import { parsePlan } from '../core/access/plans.ts'
+import { petStatuses, type PetStatus } from '../core/api/pet-types.ts'
+import { defaults } from '../core/simulator/defaults.ts'
+import type { Latency } from '../core/simulator/simulator-context.ts'
 import { engines, type Engine } from '../node/engine.ts'
 import { logFormats, type LogFormat } from '../node/request-log.ts'
 

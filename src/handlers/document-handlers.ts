@@ -1,5 +1,5 @@
 import { http, type HttpHandler } from 'msw'
-import { errorResponse } from '../core/plain-http.ts'
+import { errorResponse } from '../core/pipeline/plain-http.ts'
 import { toFetchResponse } from '../app/fetch-lane.ts'
 import { urlPattern } from './url-patterns.ts'
 import { createOpenApiRoute, openApiPaths, type OpenApiDocumentSource } from '../app/openapi-route.ts'

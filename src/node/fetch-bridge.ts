@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { ApiError } from '../core/api-error.ts'
-import { hasDotSegment } from '../core/path-normalisation.ts'
+import { ApiError } from '../core/pipeline/api-error.ts'
+import { hasDotSegment } from '../core/pipeline/path-normalisation.ts'
 import type { BodyBudget } from './body-budget.ts'
 import { originForm, readBody } from './incoming-request.ts'
 

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { ApiError } from '../core/api-error.ts'
-import { normalizePath } from '../core/path-normalisation.ts'
+import { ApiError } from '../core/pipeline/api-error.ts'
+import { normalizePath } from '../core/pipeline/path-normalisation.ts'
 import type { BodyBudget } from './body-budget.ts'
-import { payloadTooLarge, type PlainRequest, type PlainResponse, type ResponseStream, type TransportFacts } from '../core/plain-http.ts'
+import { payloadTooLarge, type PlainRequest, type PlainResponse, type ResponseStream, type TransportFacts } from '../core/pipeline/plain-http.ts'
 
 /**
  * A Node `IncomingMessage` seen as a {@link PlainRequest}: the direct lane.

@@ -1,13 +1,13 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import type { RequestHandler } from 'msw'
-import { ApiError } from '../core/api-error.ts'
+import { ApiError } from '../core/pipeline/api-error.ts'
 import { corsHeaders } from '../app/cors.ts'
 import { createApp as createPortableApp, type App, type AppOptions } from '../app/app.ts'
-import { defaults } from '../core/defaults.ts'
-import { errorResponse, isPromiseLike, type PlainResponse } from '../core/plain-http.ts'
+import { defaults } from '../core/simulator/defaults.ts'
+import { errorResponse, isPromiseLike, type PlainResponse } from '../core/pipeline/plain-http.ts'
 import { applyCors } from '../app/cors.ts'
-import type { SimulatorCore } from '../core/simulator-core.ts'
+import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
 import type { FetchLane } from '../handlers/msw-lane.ts'
 import { BodyBudget } from './body-budget.ts'
 import { ConnectionGuard } from './connection-guard.ts'
@@ -154,7 +154,7 @@ export function createMiddleware(
   return Object.assign(middleware, { app })
 }
 
-/** A server's limits on connections, besides the listener's options. Defaults in `core/defaults.ts`. */
+/** A server's limits on connections, besides the listener's options. Defaults in `core/simulator/defaults.ts`. */
 export interface ServerOptions extends ListenerOptions {
   /**
    * How long a client may take to send a request's headers, from its first

@@ -1,7 +1,7 @@
 // The baseline for `npm run bench`: a bare node:http server answering the
 // same routes with precomputed JSON, no logic at all.
 import { createServer } from 'node:http'
-import { generatePets } from '../../src/core/seed-pets.ts'
+import { generatePets } from '../../src/core/catalogue/seed-pets.ts'
 
 const pets = generatePets()
 const listBody = JSON.stringify(pets.slice(0, 20))

@@ -7,8 +7,8 @@ import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { createApp } from '../../src/app/app.ts'
-import type { PlainRequest } from '../../src/core/plain-http.ts'
-import type { Pet } from '../../src/core/pet-types.ts'
+import type { PlainRequest } from '../../src/core/pipeline/plain-http.ts'
+import type { Pet } from '../../src/core/api/pet-types.ts'
 import { listeningUrl } from './server-process.ts'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))

@@ -2,8 +2,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { ZodType } from 'zod'
-import { apiRoutes } from '../../src/core/api-routes.ts'
-import { ErrorBodySchema, NewPetSchema, PetSchema, PetStatusSchema } from '../../src/core/schemas.ts'
+import { apiRoutes } from '../../src/core/api/api-routes.ts'
+import { ErrorBodySchema, NewPetSchema, PetSchema, PetStatusSchema } from '../../src/core/api/schemas.ts'
 import { openApiDocument } from '../support/contract.ts'
 
 // The document's schemas, compiled by ajv (JSON Schema 2020-12, OpenAPI 3.1's dialect).

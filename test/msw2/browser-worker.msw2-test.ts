@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
 import { createServer as createViteServer, type ViteDevServer } from 'vite'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
-import { generatePets } from '../../src/core/seed-pets.ts'
+import { generatePets } from '../../src/core/catalogue/seed-pets.ts'
 import { launchChromium } from '../support/chromium.ts'
 
 const mswPackage = process.env.PETSTORE_SIM_MSW_PACKAGE!

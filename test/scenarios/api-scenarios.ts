@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { generatePets } from '../../src/core/seed-pets.ts'
+import { generatePets } from '../../src/core/catalogue/seed-pets.ts'
 import { scenarioPetCount, scenarioSeed, scenarioStart, testKeys, type ApiTarget } from '../support/api-target.ts'
 import { checkedFetch } from '../support/checked-fetch.ts'
 import { createClient, expectError, rateLimitHeaders, type ApiResponse } from './http-client.ts'

@@ -1,4 +1,4 @@
-import type { JournalEntry } from '../../src/core/request-journal.ts'
+import type { JournalEntry } from '../../src/core/simulator/request-journal.ts'
 /**
  * Something the HTTP scenarios can run against (see `matrix.ts`): the MSW
  * handlers in-process behind `setupServer`, the app's `fetch`, or the real

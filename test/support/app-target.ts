@@ -1,5 +1,5 @@
 import { createApp } from '../../src/app/app.ts'
-import { createManualClock } from '../../src/core/clock.ts'
+import { createManualClock } from '../../src/core/time/clock.ts'
 import { scenarioPetCount, scenarioSeed, scenarioStart, testKeySpec, type ApiTarget } from './api-target.ts'
 
 /** The web-standard app, called through its own `fetch`: no msw, no network. */

@@ -1,5 +1,5 @@
 import { scenarioPetCount, scenarioSeed, scenarioStart, testKeySpec, type ApiTarget } from './api-target.ts'
-import type { JournalEntry } from '../../src/core/request-journal.ts'
+import type { JournalEntry } from '../../src/core/simulator/request-journal.ts'
 import { startCli } from './cli-process.ts'
 
 /** The real `petstore-sim` process on a free port, driven through its control endpoints; `args` are more flags (`--engine msw`). */

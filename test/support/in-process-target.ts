@@ -1,5 +1,5 @@
 import { setupServer } from 'msw/node'
-import { createManualClock } from '../../src/core/clock.ts'
+import { createManualClock } from '../../src/core/time/clock.ts'
 import { createSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator.ts'
 import { scenarioPetCount, scenarioSeed, scenarioStart, testKeySpec, type ApiTarget } from './api-target.ts'
 

@@ -1,4 +1,4 @@
-import type { PlainResponse } from '../../core/plain-http.ts'
+import type { PlainResponse } from '../../core/pipeline/plain-http.ts'
 
 /**
  * The dashboard at `GET /__sim/`: one self-contained HTML document (inline

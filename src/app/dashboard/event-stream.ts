@@ -1,7 +1,7 @@
-import type { PlainResponse, StreamSink } from '../../core/plain-http.ts'
-import { toEntry, type RecordedRequest } from '../../core/request-journal.ts'
-import type { SimulatorCore } from '../../core/simulator-core.ts'
-import type { SimulatorEvent } from '../../core/simulator-events.ts'
+import type { PlainResponse, StreamSink } from '../../core/pipeline/plain-http.ts'
+import { toEntry, type RecordedRequest } from '../../core/simulator/request-journal.ts'
+import type { SimulatorCore } from '../../core/simulator/simulator-core.ts'
+import type { SimulatorEvent } from '../../core/simulator/simulator-events.ts'
 
 /** How the dashboard's event streams batch, bound and keep alive what they send. */
 export interface EventStreamOptions {

@@ -1,0 +1,392 @@
+import { defaults } from '../simulator/defaults.ts'
+import { longestDurationMs, type Clock } from '../time/clock.ts'
+import type { Plan } from './plans.ts'
+
+const minuteMs = 60_000
+const dayMs = 86_400_000
+
+/** When continued requests after a 429 turn into a temporary ban. */
+export interface BanPolicy {
+  /** A caller that has received this many 429s in a row (no allowed request between) is banned on its next request. */
+  readonly after: number
+  /** How long a ban lasts, in milliseconds. Requests during a ban do not extend it. */
+  readonly durationMs: number
+}
+
+export const defaultBanPolicy: BanPolicy = defaults.ban
+
+/**
+ * What the limiter decided for one request, with the figures for the
+ * `X-RateLimit-*` headers: the window in force is whichever of the minute and
+ * day windows has fewer requests left (the minute on a tie), or the exhausted
+ * one when the request is refused.
+ */
+export type RateLimitDecision =
+  | {
+      readonly outcome: 'allowed'
+      readonly window: 'minute' | 'day'
+      readonly limit: number
+      readonly remaining: number
+      readonly resetAt: number
+    }
+  | {
+      readonly outcome: 'limited' | 'banned'
+      /** The window that binds (`ban` while banned). */
+      readonly window: 'minute' | 'day' | 'ban'
+      readonly limit: number
+      readonly remaining: 0
+      /** Unix seconds at which the binding window resets (or the ban ends). */
+      readonly resetAt: number
+      /** Whole seconds, at least 1, until a retry can succeed. */
+      readonly retryAfterSeconds: number
+    }
+
+/**
+ * Fixed-window rate limiting per caller, with a minute window aligned to the
+ * UTC minute and a day window aligned to UTC midnight, both enforced.
+ * Refused requests (429s) do not consume quota.
+ *
+ * @example
+ * const limiter = createRateLimiter({ clock })
+ * const decision = limiter.consume('key#1234', standardPlans.free)
+ * if (decision.outcome !== 'allowed') console.log(decision.retryAfterSeconds)
+ */
+export interface RateLimiter {
+  consume(callerId: string, plan: Plan): RateLimitDecision
+  /**
+   * What the caller's windows stand at, counting nothing and banning no one:
+   * `remaining` is what is left before this request. For answers that must
+   * not consume quota (responses forced with `Prefer: code=`).
+   */
+  peek(callerId: string, plan: Plan): RateLimitDecision
+  /**
+   * Both of a caller's windows and its ban, counting nothing: for the
+   * dashboard and `simulator.state()`, where {@link peek} tells only the
+   * window that binds.
+   */
+  usage(callerId: string, plan: Plan): CallerUsage
+  /**
+   * The anonymous callers in aggregate: buckets held (see {@link size}) and
+   * how many of them are banned now. A scan of the bans only, which are
+   * never more than the buckets held.
+   */
+  anonymousUsage(): AnonymousUsage
+  /** Forgets every count and ban. */
+  reset(): void
+  /**
+   * How many callers' buckets are held: those that used quota today or are
+   * banned, plus any that stopped carrying anything since the last sweep (a
+   * sweep is due within as many calls as there are buckets); anonymous ones at
+   * most `maxAnonymousBuckets`. See {@link createRateLimiter}.
+   */
+  readonly size: number
+}
+
+/** One window of a caller, as {@link RateLimiter.usage} reads it. */
+export interface WindowUsage {
+  readonly limit: number
+  readonly used: number
+  readonly remaining: number
+  /** Epoch ms at which the window resets (the next UTC minute or midnight). */
+  readonly resetAt: number
+}
+
+export interface CallerUsage {
+  readonly minute: WindowUsage
+  readonly day: WindowUsage
+  /** Epoch ms at which the caller's ban ends, when it is banned now. */
+  readonly bannedUntil: number | undefined
+}
+
+export interface AnonymousUsage {
+  /** Anonymous buckets held (one per client address that called without a valid key, while it carries anything). */
+  readonly buckets: number
+  /** How many of them are banned now. */
+  readonly banned: number
+}
+
+/** The prefix of the ids of key callers' buckets (`key:<token>`), as the API pipeline names them. */
+export const keyCallerPrefix = 'key:'
+
+export interface RateLimiterOptions {
+  /** The time source: the limiter reads time from it only (no timers). */
+  readonly clock: Clock
+  /** The temporary ban after continued 429s, or `false` for none. Default {@link defaultBanPolicy}. */
+  readonly ban?: BanPolicy | false
+  /**
+   * The most buckets of anonymous callers held at once (default
+   * {@link defaultMaxAnonymousBuckets}); past it, the least recently used
+   * anonymous bucket is dropped. Key buckets are never dropped for room:
+   * there are only as many as there are keys.
+   */
+  readonly maxAnonymousBuckets?: number
+  /**
+   * Whether a caller id names an anonymous caller (one per client address,
+   * whose number the clients decide). Default: ids that start with
+   * `anonymous:`, as the API route names them.
+   */
+  readonly isAnonymous?: (callerId: string) => boolean
+}
+
+/**
+ * Anonymous buckets held at most, by default. Measured with
+ * test/core/limiter-memory.ts on Node 24.21: 1,000,000 distinct IPv4
+ * addresses in one UTC day leave 100,000 buckets in 17 MiB of heap (about 180
+ * bytes each, mostly the id string and the Map entry), where the limiter that
+ * never forgot held 188 MiB; longer ids (IPv6) cost a little more each. So
+ * memory stays bounded by this many buckets, whatever the number of addresses.
+ */
+export const defaultMaxAnonymousBuckets = defaults.maxAnonymousBuckets
+
+/** The prefix of the ids of anonymous callers' buckets, one per client address (`anonymous:<address>`). */
+export const anonymousCallerPrefix = 'anonymous:'
+
+/**
+ * One caller's counts. Windows are kept as minute and day numbers since the
+ * epoch, not as epoch ms: small integers, which V8 stores in the object
+ * itself, where ms would each need a separate heap number (about 40 fewer
+ * bytes per bucket, which matters at 100,000 buckets). Ends of bans, which
+ * are epoch ms and rare, are kept apart for the same reason.
+ */
+interface Bucket {
+  minute: number
+  minuteCount: number
+  day: number
+  dayCount: number
+  refusedInARow: number
+}
+
+/**
+ * A bucket carries information only while the caller is banned, or has used
+ * quota in the current UTC day (a minute count is never above the day count of
+ * the same day: both grow together and the day resets no later than the
+ * minute). Any other bucket decides every next request exactly as a fresh one
+ * would: its windows reset on the next request, and a refusal streak left in it
+ * ends there too, since a fresh window allows at least one request (plans have
+ * positive limits: parsePlan and createKeyRing refuse any other) and an allowed
+ * request ends the streak. So such buckets are forgotten. test/core/rate-limiter.test.ts
+ * checks this equivalence against the limiter that never forgets, for time that
+ * moves forward. The one difference: when the clock is moved back to a UTC day
+ * it has left, the old limiter still had the counts of that day for callers
+ * that had not called since; this one may have forgotten them, so they start
+ * that day afresh (as a real API, whose time never goes back, cannot show).
+ *
+ * Memory, then, is bounded by the callers active today, which for anonymous
+ * callers is the number of client addresses: unbounded on a server open to a
+ * network. So anonymous buckets are also capped (`maxAnonymousBuckets`); past
+ * the cap, the least recently used one is dropped, which forgives that caller's
+ * counts (or ban). This is what nginx's limit_req does when its zone is full
+ * ("the least recently used state is removed", nginx.org/r/limit_req_zone).
+ * The strict alternative, sending new addresses to one shared overflow bucket,
+ * would let anyone with many addresses use up that bucket and lock out every
+ * newcomer; dropping the idlest only lets a caller that has been idle while
+ * `maxAnonymousBuckets` others called start afresh.
+ *
+ * Forgetting is amortised: a sweep over all buckets runs once more calls have
+ * been made since the last sweep than that sweep kept buckets. A sweep visits
+ * at most those it kept plus one new bucket per call since, so it costs O(1)
+ * per call, amortised, and needs no timer: time comes only from the clock.
+ */
+export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
+  const { clock } = options
+  const ban = options.ban ?? defaultBanPolicy
+  if (ban !== false && !(ban.after >= 0 && Number.isSafeInteger(ban.durationMs) && ban.durationMs >= 1 && ban.durationMs <= longestDurationMs)) {
+    // A longer ban would end past the clock's range, and X-RateLimit-Reset would no longer be a plain integer.
+    throw new RangeError(`ban.after must be 0 or more and ban.durationMs a whole number of ms from 1 to ${longestDurationMs}`)
+  }
+  const maxAnonymousBuckets = options.maxAnonymousBuckets ?? defaultMaxAnonymousBuckets
+  if (!(Number.isSafeInteger(maxAnonymousBuckets) && maxAnonymousBuckets >= 1)) {
+    throw new RangeError(`maxAnonymousBuckets must be a whole number of 1 or more (got ${maxAnonymousBuckets})`)
+  }
+  const isAnonymous = options.isAnonymous ?? ((callerId: string) => callerId.startsWith(anonymousCallerPrefix))
+  const keyBuckets = new Map<string, Bucket>()
+  /** In order of last use, least recent first: a use moves a bucket to the end. */
+  const anonymousBuckets = new Map<string, Bucket>()
+  /**
+   * Walks anonymousBuckets from least to most recently used, to find the bucket
+   * to drop when full. Kept from one drop to the next: a Map iterator sees
+   * entries added after it was made, and skips deleted ones; starting a new one
+   * for each drop would skip the same deleted entries (at the front of the
+   * Map's table until it is rebuilt) again and again, which measured about
+   * 100 µs per call at 100,000 buckets instead of well under 1 µs.
+   */
+  let leastRecentlyUsed = anonymousBuckets.keys()
+  /** Epoch ms at which the ban of a caller ends, for callers with a bucket only. */
+  const bannedUntil = new Map<string, number>()
+  let callsSinceSweep = 0
+  /** How many buckets the last sweep kept: the next sweep is due after more calls than that. */
+  let keptBySweep = 0
+
+  const forget = (buckets: Map<string, Bucket>, callerId: string) => {
+    buckets.delete(callerId)
+    bannedUntil.delete(callerId)
+  }
+
+  const sweep = (now: number, day: number) => {
+    for (const buckets of [keyBuckets, anonymousBuckets]) {
+      for (const [callerId, bucket] of buckets) {
+        const banned = now < (bannedUntil.get(callerId) ?? 0)
+        if (!banned && (bucket.day !== day || bucket.dayCount === 0)) forget(buckets, callerId)
+      }
+    }
+    callsSinceSweep = 0
+    keptBySweep = keyBuckets.size + anonymousBuckets.size
+    // A fresh walk: it skips the sweep's deletions once, and lets go of the tables the Map has since replaced.
+    leastRecentlyUsed = anonymousBuckets.keys()
+  }
+
+  const bucketOf = (callerId: string, minute: number, day: number): Bucket => {
+    const anonymous = isAnonymous(callerId)
+    const buckets = anonymous ? anonymousBuckets : keyBuckets
+    let bucket = buckets.get(callerId)
+    if (bucket === undefined) {
+      if (anonymous && anonymousBuckets.size >= maxAnonymousBuckets) {
+        let leastRecent = leastRecentlyUsed.next()
+        if (leastRecent.done === true) {
+          leastRecentlyUsed = anonymousBuckets.keys()
+          leastRecent = leastRecentlyUsed.next()
+        }
+        if (leastRecent.done !== true) forget(anonymousBuckets, leastRecent.value)
+      }
+      bucket = { minute, minuteCount: 0, day, dayCount: 0, refusedInARow: 0 }
+    } else if (anonymous) {
+      anonymousBuckets.delete(callerId)
+    } else {
+      return bucket
+    }
+    buckets.set(callerId, bucket)
+    return bucket
+  }
+
+  /** A caller's windows as they stand now, read without creating, counting or moving anything. */
+  const standing = (callerId: string) => {
+    const now = clock.now()
+    const minute = Math.floor(now / minuteMs)
+    const day = Math.floor(now / dayMs)
+    const bucket = keyBuckets.get(callerId) ?? anonymousBuckets.get(callerId)
+    return {
+      now,
+      minute,
+      day,
+      minuteCount: bucket !== undefined && bucket.minute === minute ? bucket.minuteCount : 0,
+      dayCount: bucket !== undefined && bucket.day === day ? bucket.dayCount : 0,
+      banEnd: bannedUntil.get(callerId),
+    }
+  }
+
+  return {
+    reset() {
+      keyBuckets.clear()
+      anonymousBuckets.clear()
+      bannedUntil.clear()
+      leastRecentlyUsed = anonymousBuckets.keys()
+      callsSinceSweep = 0
+      keptBySweep = 0
+    },
+    get size() {
+      return keyBuckets.size + anonymousBuckets.size
+    },
+    usage(callerId, plan) {
+      const { now, minute, day, minuteCount, dayCount, banEnd } = standing(callerId)
+      const window = (limit: number, used: number, resetAt: number): WindowUsage => ({ limit, used, remaining: Math.max(0, limit - used), resetAt })
+      return {
+        minute: window(plan.perMinute, minuteCount, (minute + 1) * minuteMs),
+        day: window(plan.perDay, dayCount, (day + 1) * dayMs),
+        bannedUntil: banEnd !== undefined && now < banEnd ? banEnd : undefined,
+      }
+    },
+    anonymousUsage() {
+      const now = clock.now()
+      let banned = 0
+      for (const [callerId, end] of bannedUntil) if (now < end && anonymousBuckets.has(callerId)) banned++
+      return { buckets: anonymousBuckets.size, banned }
+    },
+    peek(callerId, plan) {
+      const { now, minute, day, minuteCount, dayCount, banEnd } = standing(callerId)
+      if (banEnd !== undefined && now < banEnd) return refusal('banned', 'ban', plan.perMinute, banEnd, now)
+      if (dayCount >= plan.perDay) return refusal('limited', 'day', plan.perDay, (day + 1) * dayMs, now)
+      if (minuteCount >= plan.perMinute) return refusal('limited', 'minute', plan.perMinute, (minute + 1) * minuteMs, now)
+      const minuteLeft = plan.perMinute - minuteCount
+      const dayLeft = plan.perDay - dayCount
+      return dayLeft < minuteLeft
+        ? { outcome: 'allowed', window: 'day', limit: plan.perDay, remaining: dayLeft, resetAt: toUnixSeconds((day + 1) * dayMs) }
+        : { outcome: 'allowed', window: 'minute', limit: plan.perMinute, remaining: minuteLeft, resetAt: toUnixSeconds((minute + 1) * minuteMs) }
+    },
+    consume(callerId, plan) {
+      const now = clock.now()
+      // Math.floor, not now - now % minuteMs, whose window would start after now for a time before 1970.
+      const minute = Math.floor(now / minuteMs)
+      const day = Math.floor(now / dayMs)
+      const minuteStart = minute * minuteMs
+      const dayStart = day * dayMs
+      if (++callsSinceSweep > keptBySweep) sweep(now, day)
+      const state = bucketOf(callerId, minute, day)
+      if (state.minute !== minute) {
+        state.minute = minute
+        state.minuteCount = 0
+      }
+      if (state.day !== day) {
+        state.day = day
+        state.dayCount = 0
+      }
+
+      const banEnd = bannedUntil.get(callerId)
+      if (banEnd !== undefined) {
+        if (now < banEnd) return refusal('banned', 'ban', plan.perMinute, banEnd, now)
+        bannedUntil.delete(callerId)
+        state.refusedInARow = 0
+      }
+
+      const minuteExhausted = state.minuteCount >= plan.perMinute
+      const dayExhausted = state.dayCount >= plan.perDay
+      if (minuteExhausted || dayExhausted) {
+        if (ban !== false && state.refusedInARow >= ban.after) {
+          const until = now + ban.durationMs
+          bannedUntil.set(callerId, until)
+          return refusal('banned', 'ban', plan.perMinute, until, now)
+        }
+        state.refusedInARow++
+        // When both are exhausted the day window binds: it resets later.
+        return dayExhausted
+          ? refusal('limited', 'day', plan.perDay, dayStart + dayMs, now)
+          : refusal('limited', 'minute', plan.perMinute, minuteStart + minuteMs, now)
+      }
+
+      state.refusedInARow = 0
+      state.minuteCount++
+      state.dayCount++
+      const minuteLeft = plan.perMinute - state.minuteCount
+      const dayLeft = plan.perDay - state.dayCount
+      return dayLeft < minuteLeft
+        ? { outcome: 'allowed', window: 'day', limit: plan.perDay, remaining: dayLeft, resetAt: toUnixSeconds(dayStart + dayMs) }
+        : {
+            outcome: 'allowed',
+            window: 'minute',
+            limit: plan.perMinute,
+            remaining: minuteLeft,
+            resetAt: toUnixSeconds(minuteStart + minuteMs),
+          }
+    },
+  }
+}
+
+function refusal(
+  outcome: 'limited' | 'banned',
+  window: 'minute' | 'day' | 'ban',
+  limit: number,
+  until: number,
+  now: number,
+): RateLimitDecision {
+  return {
+    outcome,
+    window,
+    limit,
+    remaining: 0,
+    resetAt: toUnixSeconds(until),
+    retryAfterSeconds: Math.max(1, Math.ceil((until - now) / 1000)),
+  }
+}
+
+function toUnixSeconds(epochMs: number): number {
+  return Math.ceil(epochMs / 1000)
+}

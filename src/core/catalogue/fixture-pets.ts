@@ -1,0 +1,40 @@
+import * as z from 'zod'
+import type { Pet, PetStatus } from '../api/pet-types.ts'
+import { describeIssues, NewPetSchema } from '../api/schemas.ts'
+
+/** A pet given as data: like a created pet, with an optional `id` and no unknown fields. */
+const FixturePetSchema = z.strictObject({
+  ...NewPetSchema.shape,
+  id: z.int({ error: 'must be a positive integer' }).min(1, 'must be a positive integer').optional(),
+})
+
+/**
+ * Validates pets given as data and gives them ids: an entry without an `id`
+ * gets the next one after the highest so far. Throws a `TypeError` naming the
+ * first bad entry (by index and field) or a duplicated id.
+ *
+ * @example
+ * parseFixturePets([{ name: 'Rex', categoryId: 1 }], 'available') // [{ id: 1, name: 'Rex', categoryId: 1, status: 'available' }]
+ */
+export function parseFixturePets(data: unknown, defaultStatus: PetStatus = 'available'): Pet[] {
+  if (!Array.isArray(data)) {
+    throw new TypeError('Pet fixtures must be a JSON array of pets')
+  }
+  const pets: Pet[] = []
+  const ids = new Set<number>()
+  let highest = 0
+  data.forEach((entry: unknown, index) => {
+    const result = FixturePetSchema.safeParse(entry)
+    if (!result.success) {
+      throw new TypeError(`Pet fixture #${index} (${JSON.stringify(entry)}) is invalid: ${describeIssues(result.error)}`)
+    }
+    const id = result.data.id ?? highest + 1
+    if (ids.has(id)) {
+      throw new TypeError(`Pet fixture #${index} repeats the id ${id}`)
+    }
+    ids.add(id)
+    highest = Math.max(highest, id)
+    pets.push({ id, name: result.data.name, categoryId: result.data.categoryId, status: result.data.status ?? defaultStatus })
+  })
+  return pets
+}

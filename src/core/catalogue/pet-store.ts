@@ -1,0 +1,112 @@
+import { petStatuses, type NewPet, type Pet, type PetStatus } from '../api/pet-types.ts'
+
+/** What listPets asks the store for. */
+export interface PetQuery {
+  readonly limit: number
+  readonly status?: PetStatus | undefined
+}
+
+/**
+ * The simulator's catalogue of pets, in ascending id order. Pets are frozen:
+ * the API has no update operation, so a returned pet never changes.
+ *
+ * @example
+ * const store = createPetStore({ initialPets: [{ id: 1, name: 'Rex', categoryId: 1, status: 'available' }] })
+ * store.create({ name: 'Tom', categoryId: 2 }) // { id: 2, name: 'Tom', categoryId: 2, status: 'available' }
+ */
+export interface PetStore {
+  /** At most `limit` pets, ascending by id, optionally of one status; costs O(limit) whatever the store's size. */
+  list(query: PetQuery): Pet[]
+  get(id: number): Pet | undefined
+  /** Adds a pet with the next id; `status` defaults to the store's default status. */
+  create(newPet: NewPet): Pet
+  /** The pet `create` would make, without making it. */
+  preview(newPet: NewPet): Pet
+  /** Every pet, ascending by id: a frozen copy, so changing it changes nothing in the store. */
+  all(): readonly Pet[]
+  /** Puts the store back to its initial pets; ids start again after the highest of them. Costs O(pets created since). */
+  reset(): void
+  readonly size: number
+}
+
+export interface PetStoreOptions {
+  readonly initialPets: readonly Pet[]
+  /** Status of a pet created without one. Default `available`. */
+  readonly defaultStatus?: PetStatus
+}
+
+/**
+ * The pets are kept twice, both in id order: in one list, and in one list per
+ * status, so that a page of one status is a slice, however rare the status.
+ * As pets are only ever added (with ids above every earlier one) and reset
+ * drops exactly the added ones, every list is the initial pets followed by
+ * the created ones, and reset truncates each list back to its initial length.
+ * Lookup by id is an array index where ids are dense (generated catalogues,
+ * and every created pet: `pets` past the initial ones), a map only for sparse
+ * fixture ids.
+ */
+export function createPetStore(options: PetStoreOptions): PetStore {
+  const defaultStatus = options.defaultStatus ?? 'available'
+  const initialPets = sortedFrozen(options.initialPets)
+  const firstCreatedId = (initialPets.at(-1)?.id ?? 0) + 1
+  const initialById = indexById(initialPets)
+
+  const pets: Pet[] = [...initialPets]
+  const byStatus = new Map<PetStatus, Pet[]>(petStatuses.map((status) => [status, []]))
+  for (const pet of initialPets) byStatus.get(pet.status)!.push(pet)
+  const initialStatusCounts = new Map([...byStatus].map(([status, list]) => [status, list.length]))
+
+  return {
+    list({ limit, status }) {
+      return (status === undefined ? pets : byStatus.get(status)!).slice(0, limit)
+    },
+    get(id) {
+      // Created pets follow the initial ones in `pets`, in id order with no gaps.
+      return id >= firstCreatedId ? pets[initialPets.length + (id - firstCreatedId)] : initialById(id)
+    },
+    create(newPet) {
+      const pet: Pet = Object.freeze({
+        id: firstCreatedId + (pets.length - initialPets.length),
+        name: newPet.name,
+        categoryId: newPet.categoryId,
+        status: newPet.status ?? defaultStatus,
+      })
+      pets.push(pet)
+      byStatus.get(pet.status)!.push(pet)
+      return pet
+    },
+    all: () => Object.freeze(pets.slice()),
+    preview(newPet) {
+      return {
+        id: firstCreatedId + (pets.length - initialPets.length),
+        name: newPet.name,
+        categoryId: newPet.categoryId,
+        status: newPet.status ?? defaultStatus,
+      }
+    },
+    reset() {
+      pets.length = initialPets.length
+      for (const [status, list] of byStatus) list.length = initialStatusCounts.get(status)!
+    },
+    get size() {
+      return pets.length
+    },
+  }
+}
+
+/** The pets in id order, each frozen (copied first unless it already is). Sorting is skipped when they are in order. */
+function sortedFrozen(pets: readonly Pet[]): readonly Pet[] {
+  const frozen = pets.map((pet) => (Object.isFrozen(pet) ? pet : Object.freeze({ ...pet })))
+  for (let index = 1; index < frozen.length; index++) {
+    if (frozen[index - 1]!.id >= frozen[index]!.id) return frozen.sort((a, b) => a.id - b.id)
+  }
+  return frozen
+}
+
+/** Lookup by id: an index into the list when the ids are 1..n, else a map. */
+function indexById(pets: readonly Pet[]): (id: number) => Pet | undefined {
+  const dense = pets.every((pet, index) => pet.id === index + 1)
+  if (dense) return (id) => pets[id - 1]
+  const byId = new Map(pets.map((pet) => [pet.id, pet]))
+  return (id) => byId.get(id)
+}

@@ -1,0 +1,234 @@
+import * as z from 'zod'
+import { ApiError } from '../pipeline/api-error.ts'
+import type { ApiKey } from '../access/api-keys.ts'
+import { fingerprint } from '../access/fingerprint.ts'
+import type { CompiledRoute, RouteTable } from '../pipeline/route-table.ts'
+import { describeIssues } from '../api/schemas.ts'
+
+/** What a fault can do to the connection instead of (or to) an answer. */
+export const transportFaults = ['reset', 'hang', 'truncate', 'empty'] as const
+export type TransportFault = (typeof transportFaults)[number]
+
+/** Statuses outside the contract that a fault may answer (with the Error body and `Petstore-Sim-Fault`). */
+export const faultOnlyStatuses = [500, 502, 503, 504] as const
+
+/** How long a `hang` lasts by default before the connection is dropped: long enough for any client timeout under test. */
+export const defaultHangMs = 30_000
+
+const DelaySchema = z.union([
+  z.int().min(0).max(600_000),
+  z.strictObject({ min: z.int().min(0).max(600_000), max: z.int().min(0).max(600_000) }).refine((range) => range.min <= range.max, 'min must not be above max'),
+])
+
+/**
+ * One fault rule, as given in-process, over HTTP (`POST /__sim/faults`) and
+ * in `--faults` files (`--fault` has a short text form, {@link parseFaultText}).
+ * It matches API requests by operation, or by method and path, and
+ * optionally by key; it fires every time, the next `times` times, or with a
+ * `probability`; and it answers a `status`, or does a transport `fault`, after
+ * an optional `delay`.
+ */
+const FaultRuleSchema = z
+  .strictObject({
+    /** `listPets`, `createPet`, `getPet`, `listOrders`. */
+    operation: z.string().optional(),
+    /** `GET`, `POST`… (with or without `path`). */
+    method: z.string().optional(),
+    /** A path under the base path, as in the OpenAPI document (`/pets/{petId}`) or a concrete one (`/pets/5`). */
+    path: z.string().startsWith('/').optional(),
+    /** An API key (or its fingerprint, `key#…`): the rule fires for that key's requests only. */
+    key: z.string().min(1).optional(),
+    /** A documented status of the operation (as `Prefer: code=` forces it), or 500, 502, 503, 504. */
+    status: z.int().min(100).max(599).optional(),
+    fault: z.enum(transportFaults).optional(),
+    /** Milliseconds, or `{ min, max }` drawn from the seeded generator. */
+    delay: DelaySchema.optional(),
+    /** Fire for the next N matching requests only, then the rule is spent (and removed). */
+    times: z.int().min(1).optional(),
+    /** Fire for this share of matching requests (0 < p <= 1), drawn from the seeded generator. */
+    probability: z.number().gt(0).lte(1).optional(),
+    /** With `fault: "hang"`: how long before the connection is dropped. Default 30 s. */
+    hangMs: z.int().min(1).max(600_000).optional(),
+  })
+  .refine((rule) => rule.status !== undefined || rule.fault !== undefined || rule.delay !== undefined, 'a rule needs a status, a fault or a delay')
+  .refine((rule) => !(rule.status !== undefined && rule.fault !== undefined), 'a rule answers a status or does a fault, not both')
+  .refine((rule) => rule.hangMs === undefined || rule.fault === 'hang', 'hangMs goes with fault "hang"')
+
+/** A fault rule as given (see {@link FaultRuleSchema} for what each field means). */
+export interface FaultRuleInput {
+  operation?: string | undefined
+  method?: string | undefined
+  path?: string | undefined
+  key?: string | undefined
+  status?: number | undefined
+  fault?: TransportFault | undefined
+  delay?: number | { min: number; max: number } | undefined
+  times?: number | undefined
+  probability?: number | undefined
+  hangMs?: number | undefined
+}
+
+// Fails to compile if the schema and the declared type disagree (the type keeps the package's declarations free of zod).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+const schemaMatchesType: Same<z.input<typeof FaultRuleSchema>, FaultRuleInput> = true
+void schemaMatchesType
+
+/** A rule in force, as listed: with its id, the key as a fingerprint, and what is left of `times`. */
+export interface FaultRule {
+  readonly id: string
+  readonly operation?: string | undefined
+  readonly method?: string | undefined
+  readonly path?: string | undefined
+  /** The key's fingerprint: rules never show a key. */
+  readonly key?: string | undefined
+  readonly status?: number | undefined
+  readonly fault?: TransportFault | undefined
+  readonly delay?: number | { readonly min: number; readonly max: number } | undefined
+  /** How many more times it fires; absent for a rule without `times`. */
+  readonly remaining?: number | undefined
+  readonly probability?: number | undefined
+  readonly hangMs?: number | undefined
+}
+
+/** What the pipeline does for a request a rule fired on. */
+export interface FiredFault {
+  readonly ruleId: string
+  readonly status: number | undefined
+  readonly fault: TransportFault | undefined
+  readonly delayMs: number
+  readonly hangMs: number
+}
+
+/**
+ * The fault rules of one simulator, changeable while it runs.
+ *
+ * @example
+ * const id = simulator.faults.add({ operation: 'listPets', status: 503, times: 2 })
+ * simulator.faults.remove(id)
+ */
+export interface FaultRules {
+  /** Adds a rule (validated; `RangeError` naming what is wrong) and returns its id. */
+  add(rule: FaultRuleInput): string
+  remove(id: string): boolean
+  list(): FaultRule[]
+  clear(): void
+  /** Whether any rule is in force: the pipeline skips the step when none is. */
+  readonly active: boolean
+  /** The rule that fires for a request, if any; draws from the generator and counts `times` down. */
+  fire(route: CompiledRoute | undefined, method: string, path: string, key: ApiKey | undefined): FiredFault | undefined
+}
+
+interface StoredRule extends FaultRule {
+  remaining?: number | undefined
+  /** The routes it can match, found when it was added. */
+  readonly routes: ReadonlySet<CompiledRoute>
+  /** A concrete path it is limited to (`/pets/5`), when its path was not a template. */
+  readonly concretePath: string | undefined
+}
+
+/**
+ * @param table the API's routes, to check rules against and match them.
+ * @param random the simulator's seeded generator: probabilities and delay ranges repeat for a seed.
+ * @param basePath the API's prefix, for concrete paths.
+ * @param onChange called after the rules change: one added, removed, cleared, or counted down by `times`.
+ */
+export function createFaultRules(table: RouteTable, random: () => number, basePath: string, onChange: () => void = () => {}): FaultRules {
+  let rules: StoredRule[] = []
+  let nextId = 1
+
+  function add(input: FaultRuleInput): string {
+    const parsed = FaultRuleSchema.safeParse(input)
+    // The rule's own checks (a status, a fault or a delay…) concern no one field: no "body:" label for them.
+    if (!parsed.success) throw new RangeError(`Invalid fault rule: ${describeIssues(parsed.error).replace(/^body: /, '')}`)
+    const rule = parsed.data
+    const method = rule.method?.toUpperCase()
+    if (rule.operation !== undefined && !table.routes.some((route) => route.operation === rule.operation)) {
+      throw new RangeError(`Invalid fault rule: no operation ${rule.operation} (use one of ${table.routes.map((route) => route.operation).join(', ')})`)
+    }
+    let concretePath: string | undefined
+    const routes = table.routes.filter((route) => {
+      if (rule.operation !== undefined && route.operation !== rule.operation) return false
+      if (method !== undefined && route.method !== method && !(method === 'HEAD' && route.method === 'GET')) return false
+      if (rule.path === undefined || withoutTrailingSlash(rule.path) === route.definition.path) return true
+      const match = table.match(route.method, rule.path)
+      if (match.kind === 'operation' && match.route === route) {
+        concretePath = withoutTrailingSlash(`${basePath}${rule.path}`)
+        return true
+      }
+      return false
+    })
+    if (routes.length === 0) throw new RangeError('Invalid fault rule: it matches no operation of the API')
+    if (rule.status !== undefined && !(faultOnlyStatuses as readonly number[]).includes(rule.status)) {
+      const undocumented = routes.filter((route) => !route.definition.statuses.includes(rule.status!))
+      if (undocumented.length > 0) {
+        throw new RangeError(
+          `Invalid fault rule: ${undocumented.map((route) => route.operation).join(', ')} never answers ${rule.status}; use one of its documented statuses (${undocumented[0]!.definition.statuses.join(', ')}) or ${faultOnlyStatuses.join(', ')}`,
+        )
+      }
+    }
+    const id = `f${nextId++}`
+    rules.push({
+      id,
+      operation: rule.operation,
+      method,
+      path: rule.path,
+      key: rule.key === undefined ? undefined : rule.key.startsWith('key#') ? rule.key : fingerprint(rule.key),
+      status: rule.status,
+      fault: rule.fault,
+      delay: rule.delay,
+      remaining: rule.times,
+      probability: rule.probability,
+      hangMs: rule.hangMs,
+      routes: new Set(routes),
+      concretePath,
+    })
+    onChange()
+    return id
+  }
+
+  return {
+    add,
+    remove(id) {
+      const before = rules.length
+      rules = rules.filter((rule) => rule.id !== id)
+      if (rules.length === before) return false
+      onChange()
+      return true
+    },
+    list: () => rules.map(({ routes: _routes, concretePath: _path, ...rule }) => Object.fromEntries(Object.entries(rule).filter(([, value]) => value !== undefined)) as unknown as FaultRule),
+    clear() {
+      const had = rules.length > 0
+      rules = []
+      nextId = 1
+      if (had) onChange()
+    },
+    get active() {
+      return rules.length > 0
+    },
+    fire(route, method, path, key) {
+      if (route === undefined) return undefined
+      for (const rule of rules) {
+        if (!rule.routes.has(route)) continue
+        // A HEAD is its GET, as the route table answers it.
+        if (rule.method !== undefined && rule.method !== method && !(rule.method === 'GET' && method === 'HEAD')) continue
+        if (rule.concretePath !== undefined && rule.concretePath !== withoutTrailingSlash(path)) continue
+        if (rule.key !== undefined && rule.key !== key?.fingerprint) continue
+        // A rule that does not fire this time lets the next rule try: each draws once per request it sees.
+        if (rule.probability !== undefined && random() >= rule.probability) continue
+        if (rule.remaining !== undefined) {
+          if (--rule.remaining <= 0) rules = rules.filter((other) => other !== rule)
+          // What is left of `times` is part of the rules as listed.
+          onChange()
+        }
+        const delayMs = rule.delay === undefined ? 0 : typeof rule.delay === 'number' ? rule.delay : rule.delay.min + Math.floor(random() * (rule.delay.max - rule.delay.min + 1))
+        return { ruleId: rule.id, status: rule.status, fault: rule.fault, delayMs, hangMs: rule.hangMs ?? defaultHangMs }
+      }
+      return undefined
+    },
+  }
+}
+
+/** One trailing slash is the same path, as the route table reads it (`/pets/` is `/pets`). */
+function withoutTrailingSlash(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path
+}

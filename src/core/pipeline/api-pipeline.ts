@@ -1,0 +1,216 @@
+import { ApiError } from './api-error.ts'
+import type { ApiKey } from '../access/api-keys.ts'
+import { apiRoutes, type OperationResult } from '../api/api-routes.ts'
+import { invalidKey, readBearerToken } from '../access/bearer-token.ts'
+import { isPromiseLike, jsonResponse, type PlainRequest, type PlainResponse } from './plain-http.ts'
+import { anonymousPlan, type Plan } from '../access/plans.ts'
+import { rateLimitHeaders } from '../access/rate-limit-headers.ts'
+import { anonymousCallerPrefix, keyCallerPrefix, type RateLimitDecision } from '../access/rate-limiter.ts'
+import { compileRouteTable, type RouteMatch, type RouteTable } from './route-table.ts'
+import { createFaultRules, type FaultRules, type FiredFault } from '../faults/fault-rules.ts'
+import { forcedResult, invalidPrefer, preferredStatus } from '../api/forced-responses.ts'
+import type { Latency, SimulatorState } from '../simulator/simulator-context.ts'
+
+/**
+ * The API's request pipeline, on plain data: authentication, the rate
+ * limiter, the operation's resolver, the Error body for anything thrown on
+ * the way, the rate-limit and route headers, latency, and the journal. Every
+ * lane answers API requests through it, so the API behaves the same
+ * in-process, through `app.fetch` and on the Node server.
+ */
+export interface ApiPipeline {
+  readonly table: RouteTable
+  /** The fault rules in force; see {@link FaultRules}. */
+  readonly faults: FaultRules
+  /**
+   * Answers a request whose path is under the base path. A lane that has
+   * matched the route itself (MSW) passes its match; otherwise the table
+   * matches the path. Synchronous unless the operation reads the body or
+   * latency is configured.
+   */
+  respond(request: PlainRequest, match?: RouteMatch): PlainResponse | Promise<PlainResponse>
+}
+
+export interface PipelineOptions {
+  /** Waits `ms` (latency, fault delays). Default: a timer. */
+  readonly delay?: (ms: number) => Promise<void>
+  /** Called when the fault rules change (the simulator's events). */
+  readonly onFaultsChange?: () => void
+}
+
+/** One request on its way through the pipeline: what every step after authentication needs. */
+interface Exchange {
+  readonly request: PlainRequest
+  readonly operation: string
+  readonly caller: Caller
+  readonly decision: RateLimitDecision
+  readonly routeHeaders: Readonly<Record<string, string>> | undefined
+  readonly started: number
+  readonly receivedAt: number
+  /** Set for an answer forced with `Prefer: code=`. */
+  readonly forced?: boolean
+  /** The fault rule that shaped the answer. */
+  readonly fault?: FiredFault | undefined
+}
+
+export function createApiPipeline(state: SimulatorState, options: PipelineOptions = {}): ApiPipeline {
+  const table = compileRouteTable(apiRoutes, state)
+  const faults = createFaultRules(table, state.random.next, state.basePath, options.onFaultsChange)
+  const delay = options.delay ?? wait
+  const { latency, basePath } = state
+
+  function finish(exchange: Exchange, result: OperationResult): PlainResponse | Promise<PlainResponse> {
+    const { request, caller, fault } = exchange
+    // One header object, built once with every header.
+    const headers = rateLimitHeaders(exchange.decision)
+    if (exchange.routeHeaders !== undefined) Object.assign(headers, exchange.routeHeaders)
+    if (result.headers !== undefined) Object.assign(headers, result.headers)
+    if (exchange.forced === true) headers['Preference-Applied'] = `code=${result.status}`
+    if (fault !== undefined) headers['Petstore-Sim-Fault'] = fault.ruleId
+    const response = jsonResponse(result.body, result.status, headers)
+    const transportFault = fault?.fault === undefined ? undefined : { kind: fault.fault, hangMs: fault.hangMs }
+    const record = (): PlainResponse => {
+      const journalEntry = state.journal.record({
+        atMs: exchange.receivedAt,
+        method: request.method,
+        path: request.query === '' ? request.path : `${request.path}?${request.query}`,
+        // No answer at all for a connection reset or hung up: 0.
+        status: transportFault?.kind === 'reset' || transportFault?.kind === 'hang' ? 0 : response.status,
+        operation: exchange.operation,
+        caller: caller.key?.fingerprint ?? 'anonymous',
+        plan: caller.key?.planLabel ?? 'anonymous',
+        durationMs: Math.round((performance.now() - exchange.started) * 1000) / 1000,
+        // Present only when they apply (no object spreads on the path every request takes).
+        forced: exchange.forced === true ? true : undefined,
+        fault: fault?.ruleId,
+      })
+      return { status: response.status, headers: response.headers, body: response.body, journalEntry, transportFault }
+    }
+    return latency === undefined ? record() : delay(pickLatency(latency, state.random.next)).then(record)
+  }
+
+  /** Runs the resolver, or the fault rule that fires, for an authenticated request within its limits. */
+  function operate(exchange: Exchange, match: RouteMatch & { kind: 'operation' }): OperationResult | Promise<OperationResult> {
+    const { request } = exchange
+    const call = { request, params: match.params, key: exchange.caller.key!, state }
+    const fault = exchange.fault
+    if (fault === undefined) return match.route.definition.resolve(call)
+    const act = (): OperationResult | Promise<OperationResult> => {
+      // A reset or a hang drops the request before the operation runs; a truncated or empty answer is the real one, broken on the way.
+      if (fault.fault === 'reset' || fault.fault === 'hang') return { status: 0, body: null }
+      if (fault.status !== undefined) {
+        return forcedResult(match.route, { request, params: match.params, state, status: fault.status }, retryAfter(exchange.decision, state.clock.now()))
+      }
+      return match.route.definition.resolve(call)
+    }
+    return fault.delayMs > 0 ? delay(fault.delayMs).then(act) : act()
+  }
+
+  return {
+    table,
+    faults,
+    respond(request, preMatched) {
+      const started = performance.now()
+      // The clock is read before anything changes state, and not after the resolver: once an operation has
+      // committed (a pet stored), nothing left on the way to the response can fail.
+      const receivedAt = state.clock.now()
+      const match = preMatched ?? table.match(request.method, request.path.slice(basePath.length))
+      const caller = identifyCaller(state, request)
+      const operation = match.kind === 'operation' ? match.route.operation : match.kind === 'wrong-method' ? 'methodNotAllowed' : 'routeNotFound'
+      const routeHeaders = match.kind === 'operation' ? match.route.headers : undefined
+
+      // Prefer: code=<status>, for a documented status: the operation's answer for it, counting nothing and
+      // changing nothing. A request without a valid key still gets its 401, unless 401 is what it asks for.
+      const prefer = state.prefer ? request.header('prefer') : undefined
+      const preferred = prefer === undefined ? undefined : preferredStatus(prefer)
+      const forcible = preferred !== undefined && match.kind === 'operation' && match.route.definition.statuses.includes(preferred)
+      const standing = forcible ? state.limiter.peek(caller.bucket, caller.plan) : undefined
+      // A caller over its limit, or banned, still gets its 429: forcing is not a way round the limits.
+      if (forcible && standing?.outcome === 'allowed' && (caller.key !== undefined || preferred === 401)) {
+        const exchange: Exchange = { request, operation, caller, decision: standing, routeHeaders, started, receivedAt, forced: true }
+        const outcome = forcedResult(match.route, { request, params: match.params, state, status: preferred }, retryAfter(standing, receivedAt))
+        return isPromiseLike(outcome) ? outcome.then((result) => finish(exchange, result)) : finish(exchange, outcome)
+      }
+
+      const decision = state.limiter.consume(caller.bucket, caller.plan)
+      let exchange: Exchange = { request, operation, caller, decision, routeHeaders, started, receivedAt }
+      let outcome: OperationResult | Promise<OperationResult>
+      try {
+        // Authentication and the limiter come before routing: every request under the prefix counts.
+        if (decision.outcome !== 'allowed') throw refusal(decision, caller.plan)
+        if (caller.key === undefined) throw caller.problem
+        if (match.kind === 'unknown-path') throw new ApiError('route_not_found', `No route ${request.method} ${request.path}`)
+        if (match.kind === 'wrong-method') {
+          throw new ApiError('method_not_allowed', `${request.method} is not supported here; use ${match.allow}`, { Allow: match.allow })
+        }
+        if (preferred !== undefined && !forcible) throw invalidPrefer(match.route, preferred)
+        // Fault rules act on authenticated requests within their limits, which they count (see the README).
+        if (faults.active) exchange = { ...exchange, fault: faults.fire(match.route, request.method, request.path, caller.key) }
+        outcome = operate(exchange, match)
+      } catch (error) {
+        outcome = errorResult(error)
+      }
+      const settled = exchange
+      if (isPromiseLike(outcome)) {
+        return outcome.then(
+          (result) => finish(settled, result),
+          (error: unknown) => finish(settled, errorResult(error)),
+        )
+      }
+      return finish(settled, outcome)
+    },
+  }
+}
+
+/** Whole seconds, at least 1, until the window of a decision resets: a forced 429's `Retry-After`. */
+function retryAfter(decision: RateLimitDecision, now: number): number {
+  return decision.outcome === 'allowed' ? Math.max(1, Math.ceil(decision.resetAt - now / 1000)) : decision.retryAfterSeconds
+}
+
+/** Any error as the operation's result: the spec's Error body, the status and headers of its `ApiError`. */
+function errorResult(error: unknown): OperationResult {
+  const apiError = ApiError.from(error)
+  return { status: apiError.status, body: apiError.toBody(), headers: apiError.headers }
+}
+
+type Caller =
+  | { readonly key: ApiKey; readonly bucket: string; readonly plan: Plan; readonly problem?: undefined }
+  | { readonly key?: undefined; readonly bucket: string; readonly plan: Plan; readonly problem: ApiError }
+
+function identifyCaller(state: SimulatorState, request: PlainRequest): Caller {
+  let problem: ApiError
+  try {
+    const key = state.keyRing.authenticate(readBearerToken(request.header('authorization') ?? null))
+    if (key !== undefined) return { key, bucket: `${keyCallerPrefix}${key.token}`, plan: key.plan }
+    problem = invalidKey()
+  } catch (error) {
+    problem = ApiError.from(error)
+  }
+  // Requests without a valid key share an anonymous bucket (one per client
+  // address where the transport knows it) at Free limits.
+  return { bucket: `${anonymousCallerPrefix}${request.transport.clientAddress ?? 'unknown'}`, plan: anonymousPlan, problem }
+}
+
+/** The Error of a refused request; `Retry-After` comes with the rate-limit headers of the decision. */
+function refusal(decision: RateLimitDecision & { outcome: 'limited' | 'banned' }, plan: Plan): ApiError {
+  if (decision.outcome === 'banned') {
+    return new ApiError(
+      'api_key_banned',
+      `Too many requests after being rate limited: temporarily banned. Retry after ${decision.retryAfterSeconds} s.`,
+    )
+  }
+  const perWindow = decision.window === 'day' ? `${plan.perDay} requests per day` : `${plan.perMinute} requests per minute`
+  return new ApiError(
+    'rate_limit_exceeded',
+    `Rate limit exceeded: ${perWindow} on the ${plan.name} plan. Retry after ${decision.retryAfterSeconds} s.`,
+  )
+}
+
+/** A delay from the latency option, a range drawn from the simulator's seeded generator: the same seed, the same delays. */
+function pickLatency(latency: Latency, random: () => number): number {
+  return typeof latency === 'number' ? latency : latency.min + Math.floor(random() * (latency.max - latency.min + 1))
+}
+
+function wait(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}

@@ -1,0 +1,59 @@
+import { defaultPetCount, defaultSeed } from '../catalogue/seed-pets.ts'
+
+/**
+ * Every default of the simulator, in one place: the library's options and
+ * the CLI's flags both read them from here (a test keeps the CLI's equal).
+ */
+export const defaults = Object.freeze({
+  seed: defaultSeed,
+  pets: defaultPetCount,
+  /** The API prefix: any origin, under `/v1` (the spec's version segment). */
+  basePath: '/v1',
+  defaultStatus: 'available' as const,
+  journalSize: 1000,
+  ban: Object.freeze({ after: 10, durationMs: 10 * 60_000 }),
+  /**
+   * The most rate-limit buckets kept for callers without a valid key (one per
+   * client address); past it the least recently used is forgotten (lenient,
+   * like nginx's limit_req). About 180 bytes each: ~17 MiB at this default.
+   */
+  maxAnonymousBuckets: 100_000,
+  /** The largest request body: 1 MiB. */
+  bodyLimit: 1024 * 1024,
+  port: 4010,
+  /** Loopback only: exposing a simulator to the network is the user's explicit choice. */
+  host: '127.0.0.1',
+  /** The CLI logs one line per request; the library is silent unless asked. */
+  cliLog: 'pretty' as const,
+  libraryLog: 'silent' as const,
+  /** The Node server answers without msw unless asked (see `Engine`). */
+  engine: 'direct' as const,
+  /** How long the CLI waits for requests in flight after SIGTERM/SIGINT. */
+  shutdownGraceMs: 4500,
+  /**
+   * How long a client may take to send a request's headers: 10 s. Real clients
+   * send them in one packet within milliseconds, even on a loaded CI machine;
+   * a client that dribbles them (slowloris) holds a connection for this long
+   * at most. Node's default is 60 s (nginx's `client_header_timeout` too).
+   */
+  headersTimeoutMs: 10_000,
+  /**
+   * How long a client may take to send a whole request, body included: 30 s.
+   * The largest body is 1 MiB (`bodyLimit`), which takes 30 s only below
+   * 35 KiB/s, far slower than any loopback or CI network; a `Content-Length`
+   * that promises more than is sent ends here instead of Node's 300 s.
+   */
+  requestTimeoutMs: 30_000,
+  /**
+   * Requests a connection may have waiting (HTTP/1.1 pipelining) behind the one
+   * being answered; past it the connection is closed. Browsers and fetch never
+   * pipeline; benchmark tools that do use depths of 1-10.
+   */
+  maxPipelinedRequests: 16,
+  /**
+   * Bytes of request bodies a Node server holds in memory at once; past it a
+   * body waits, unread, for its turn (TCP holds its client back). 32 MiB: 32
+   * bodies at the 1 MiB limit, or some 300,000 ordinary createPet bodies.
+   */
+  maxBufferedBodyBytes: 32 * 1024 * 1024,
+})

@@ -1,0 +1,36 @@
+import type { KeyRing } from '../access/api-keys.ts'
+import type { Clock } from '../time/clock.ts'
+import type { DeprecationPolicy } from '../api/deprecation.ts'
+import type { JsonCache } from '../pipeline/json-text.ts'
+import type { PetStore } from '../catalogue/pet-store.ts'
+import type { RateLimiter } from '../access/rate-limiter.ts'
+import type { RequestJournal } from './request-journal.ts'
+
+/** A fixed response delay, or a range to draw from. */
+export type Latency = number | { readonly min: number; readonly max: number }
+
+/** Everything one simulator's pipeline works on. Never shared between simulators. */
+export interface SimulatorState {
+  readonly store: PetStore
+  readonly keyRing: KeyRing
+  readonly limiter: RateLimiter
+  readonly clock: Clock
+  readonly journal: RequestJournal
+  readonly deprecation: DeprecationPolicy
+  /** The API prefix's path, e.g. `/v1`; empty for an API at the root. */
+  readonly basePath: string
+  readonly latency: Latency | undefined
+  /** The JSON text of pets already sent; cleared on reset. */
+  readonly petJson: JsonCache
+  /** The simulator's seeded generator (latency ranges, fault probabilities and delays); re-seeded on reset. */
+  readonly random: RandomSource
+  /** Whether `Prefer: code=` forces answers. */
+  readonly prefer: boolean
+}
+
+/** A seeded generator of numbers in [0, 1) that can start its sequence over. */
+export interface RandomSource {
+  readonly next: () => number
+  /** Back to the first number of the sequence. */
+  reset(): void
+}

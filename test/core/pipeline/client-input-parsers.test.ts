@@ -1,0 +1,149 @@
+// Every parser that reads client input runs in time linear in that input.
+// Each is handed a 16 KiB value shaped to make a backtracking regex work
+// quadratically (runs of white space or digits between two quantifiers that
+// could both take them). Before the fix, `readBearerToken` spent 0.11–0.25 s
+// on `Bearer x<15,000 spaces>y` and the raw-packet Origin read 154 ms; a linear
+// parse of 16 KiB takes microseconds. The bound below (25 ms, the best of three
+// runs) is two orders of magnitude above the linear cost and below the
+// quadratic one, so it tells the two apart without timing HTTP.
+import { describe, expect, it } from 'vitest'
+import { maxAuthorizationLength, readBearerToken } from '../../../src/core/access/bearer-token.ts'
+import { parseDuration } from '../../../src/core/time/duration.ts'
+import { preferredStatus } from '../../../src/core/api/forced-responses.ts'
+import { hasDotSegment, normalizePath } from '../../../src/core/pipeline/path-normalisation.ts'
+import { isJsonContentType, readJsonText } from '../../../src/core/api/request-parsing.ts'
+import { parseFaultText } from '../../../src/core/faults/fault-text.ts'
+import { originInRawPacket } from '../../../src/node/raw-client-error.ts'
+
+const size = 16 * 1024
+const spaces = ' '.repeat(size)
+const tabs = '\t'.repeat(size)
+const boundMs = 25
+
+function bestOfThree(work: () => unknown): number {
+  let best = Number.POSITIVE_INFINITY
+  for (let run = 0; run < 3; run++) {
+    const started = performance.now()
+    try {
+      work()
+    } catch {
+      // A refusal is an answer too: what is measured is how long it takes.
+    }
+    best = Math.min(best, performance.now() - started)
+  }
+  return best
+}
+
+describe('client input is parsed in linear time (16 KiB adversarial values)', () => {
+  it('refuses an Authorization value over its cap without parsing it', () => {
+    expect(() => readBearerToken(`Bearer ${'k'.repeat(maxAuthorizationLength)}`)).toThrow(/not valid/)
+    expect(readBearerToken(`Bearer ${'k'.repeat(maxAuthorizationLength - 7)}`)).toHaveLength(maxAuthorizationLength - 7)
+  })
+
+  it.each([
+    ['Bearer x<spaces>y', `Bearer x${spaces}y`],
+    ['Bearer <spaces>', `Bearer${spaces}`],
+    ['<spaces>Bearer<spaces>x<spaces>', `${spaces}Bearer${spaces}x${spaces}`],
+    ['Bearer x<tabs>y', `Bearer x${tabs}y`],
+    ['a long scheme', `${'B'.repeat(size)} x`],
+  ])('Authorization: %s', (_name, header) => {
+    expect(bestOfThree(() => readBearerToken(header))).toBeLessThan(boundMs)
+  })
+
+  it.each([
+    ['origin x<spaces>y', `GET / HTTP/1.1\r\nOrigin: http://x${spaces}y\r\n\r\n`],
+    ['origin <spaces> only', `GET / HTTP/1.1\r\nOrigin:${spaces}\r\n\r\n`],
+    ['many origin lines', `GET / HTTP/1.1${'\r\norigin: '.repeat(size / 10)}\r\n\r\n`],
+  ])('the Origin of a malformed request: %s', (_name, packet) => {
+    const error = Object.assign(new Error('bad'), { rawPacket: Buffer.from(packet, 'latin1') })
+    expect(bestOfThree(() => originInRawPacket(error))).toBeLessThan(boundMs)
+  })
+
+  it.each([
+    ['code=<spaces>x', `code=${spaces}x`],
+    ['<spaces>code<spaces>=<spaces>', `${spaces}code${spaces}=${spaces}`],
+    ['many commas', ','.repeat(size)],
+  ])('Prefer: %s', (_name, prefer) => {
+    expect(bestOfThree(() => preferredStatus(prefer))).toBeLessThan(boundMs)
+  })
+
+  it.each([
+    ['charset after spaces', `application/json;${spaces}charset${spaces}=${spaces}x`],
+    ['many semicolons', `application/json${'; '.repeat(size / 2)}`],
+    ['a long +json type', `application/${'a'.repeat(size)}+jsonx`],
+  ])('Content-Type: %s', (_name, contentType) => {
+    expect(bestOfThree(() => isJsonContentType(contentType))).toBeLessThan(boundMs)
+    expect(bestOfThree(() => readJsonText(new Uint8Array(), contentType, undefined))).toBeLessThan(boundMs)
+  })
+
+  it.each([
+    ['1<spaces>x', `1${spaces}x`],
+    ['1<spaces>ms<spaces>x', `1${spaces}ms${spaces}x`],
+    ['1.000…01 (trailing-zero strip)', `1.${'0'.repeat(size)}1`],
+    ['0000…x (leading-zero strip)', `${'0'.repeat(size)}x`],
+  ])('a duration (the clock’s advance): %s', (_name, text) => {
+    expect(bestOfThree(() => parseDuration(text))).toBeLessThan(boundMs)
+  })
+
+  it.each([
+    ['/%2e/ runs', `/v1${'/%2e%2'.repeat(size / 6)}`],
+    ['backslashes', `/v1${'\\'.repeat(size)}`],
+    ['dots', `/v1/${'.'.repeat(size)}x`],
+  ])('a path: %s', (_name, path) => {
+    expect(bestOfThree(() => [hasDotSegment(path), normalizePath(path)])).toBeLessThan(boundMs)
+  })
+
+  it.each([
+    ['p=<dots>', `503 p=${'.'.repeat(size)}`],
+    ['white space', `503${spaces}x`],
+    ['delay digits', `503 delay=${'1'.repeat(size)}-x`],
+  ])('the fault text form: %s', (_name, text) => {
+    expect(bestOfThree(() => parseFaultText(text, '/v1'))).toBeLessThan(boundMs)
+  })
+})
+
+describe('what the linear parsers answer', () => {
+  it.each([
+    ['Bearer abc', 'Bearer abc', 'abc'],
+    ['bearer abc', 'bearer abc', 'abc'],
+    ['BEARER   abc  ', 'BEARER   abc  ', 'abc'],
+    ['  Bearer<tab>abc', '  Bearer\tabc', 'abc'],
+    ['Bearer<no-break space>abc', 'Bearer\u00a0abc', 'abc'],
+    ['Bearer a b', 'Bearer a b', 'a b'],
+    ['Bearer x<8 KiB of spaces>y', `Bearer x${spaces.slice(0, 8000)}y`, `x${spaces.slice(0, 8000)}y`],
+  ])('reads the token of %s', (_name, header, token) => {
+    expect(readBearerToken(header)).toBe(token)
+  })
+
+  it.each([
+    ['no header', null, /missing/],
+    ['an empty header', '', /Bearer scheme/],
+    ['Basic abc', 'Basic abc', /Bearer scheme/],
+    ['Bearerabc', 'Bearerabc', /Bearer scheme/],
+    ['Bearer', 'Bearer', /empty/],
+    ['Bearer<8 KiB of spaces>', `Bearer${spaces.slice(0, 8000)}`, /empty/],
+    ['"Bearer" abc', '"Bearer" abc', /Bearer scheme/],
+  ])('refuses %s', (_name, header, message) => {
+    expect(() => readBearerToken(header)).toThrow(message)
+  })
+
+  it.each([
+    ['GET / HTTP/1.1\r\nOrigin: http://a.example:8080 \r\n\r\n', 'http://a.example:8080'],
+    ['GET / HTTP/1.1\r\norigin:\thttps://[::1]:3000\t\r\nX: y\r\n\r\n', 'https://[::1]:3000'],
+    ['GET / HTTP/1.1\r\nOrigin: http://a b\r\n\r\n', undefined],
+    ['GET / HTTP/1.1\r\nX-Origin: http://a.example\r\n\r\n', undefined],
+    ['GET / HTTP/1.1\r\nOrigin: http://a.example', undefined],
+  ])('reads the Origin of a malformed request from %j', (packet, origin) => {
+    expect(originInRawPacket(Object.assign(new Error('bad'), { rawPacket: Buffer.from(packet, 'latin1') }))).toBe(origin)
+  })
+
+  it.each([
+    ['1.500s', '1.500s', 1500],
+    [' 2 m ', ' 2 m ', 120_000],
+    ['0010', '0010', 10],
+    ['1.10s', '1.10s', 1100],
+    ['1.<30 zeros>s', `1.${'0'.repeat(30)}s`, 1000],
+  ])('reads the duration %j', (_name, text, ms) => {
+    expect(parseDuration(text)).toBe(ms)
+  })
+})
