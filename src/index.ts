@@ -8,19 +8,40 @@ export { createManualClock, createSimulatorClock, systemClock } from './core/tim
 export type { Clock, Instant, ManualClock, SimulatorClock } from './core/time/clock.ts'
 export { createKeyRing, type ApiKey, type KeyRing, type KeySpec } from './core/access/api-keys.ts'
 export { anonymousPlan, formatPlan, parsePlan, standardPlans, type Plan, type PlanName } from './core/access/plans.ts'
-export { createRateLimiter, type AnonymousUsage, type BanPolicy, type CallerUsage, type RateLimitDecision, type RateLimiter, type WindowUsage } from './core/access/rate-limiter.ts'
+export {
+  createRateLimiter,
+  type AnonymousUsage,
+  type BanPolicy,
+  type CallerUsage,
+  type RateLimitDecision,
+  type RateLimiter,
+  type WindowUsage,
+} from './core/access/rate-limiter.ts'
 export { createPetStore, type PetQuery, type PetStore, type PetStoreOptions } from './core/catalogue/pet-store.ts'
 export { generatePets } from './core/catalogue/seed-pets.ts'
 export { parseFixturePets } from './core/catalogue/fixture-pets.ts'
 export { getPetDeprecation, type DeprecationPolicy } from './core/api/deprecation.ts'
-export { createRequestJournal, type JournalEntry, type RecordedRequest, type RequestCounts, type RequestJournal } from './core/simulator/request-journal.ts'
+export {
+  createRequestJournal,
+  type JournalEntry,
+  type RecordedRequest,
+  type RequestCounts,
+  type RequestJournal,
+} from './core/simulator/request-journal.ts'
 export type { SimulatorEvent, SimulatorEventListener, SimulatorEvents } from './core/simulator/simulator-events.ts'
 export type { KeySnapshot, SimulatorSnapshot, WindowSnapshot } from './core/simulator/simulator-state.ts'
 export { defaultLimit, maxLimit, minLimit } from './core/api/request-parsing.ts'
 export { apiRoutes, type ApiRouteDefinition, type OperationName } from './core/api/api-routes.ts'
 export type { PlainRequest, PlainResponse, TransportFacts } from './core/pipeline/plain-http.ts'
 export type { Latency } from './core/simulator/simulator-context.ts'
-export { faultOnlyStatuses, transportFaults, type FaultRule, type FaultRuleInput, type FaultRules, type TransportFault } from './core/faults/fault-rules.ts'
+export {
+  faultOnlyStatuses,
+  transportFaults,
+  type FaultRule,
+  type FaultRuleInput,
+  type FaultRules,
+  type TransportFault,
+} from './core/faults/fault-rules.ts'
 export { parseFaultText } from './core/faults/fault-text.ts'
 export { petStatuses, type NewPet, type Pet, type PetStatus } from './core/api/pet-types.ts'
 export type { StandardSchemaV1 } from './core/api/standard-schema.ts'

@@ -13,7 +13,16 @@ describe('the browser entry (petstore-sim, src/index.ts)', () => {
 
   it('reaches the core, the handlers and the app', () => {
     const files = [...graph.keys()].map((file) => file.slice(srcDir.length))
-    expect(files).toEqual(expect.arrayContaining(['index.ts', 'simulator.ts', 'core/access/rate-limiter.ts', 'core/pipeline/api-pipeline.ts', 'handlers/api-handlers.ts', 'app/app.ts']))
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'index.ts',
+        'simulator.ts',
+        'core/access/rate-limiter.ts',
+        'core/pipeline/api-pipeline.ts',
+        'handlers/api-handlers.ts',
+        'app/app.ts',
+      ]),
+    )
   })
 
   it('imports nothing Node-only: no node: modules, no node/ or cli/ sources, only browser-safe packages', () => {
@@ -47,7 +56,9 @@ describe('the built browser entry (exports["."].browser)', () => {
       const file = pending.pop()!
       if (seen.has(file)) continue
       seen.add(file)
-      for (const match of readFileSync(file, 'utf8').matchAll(/\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']\s*\)|\bimport\s*["']([^"']+)["']/g)) {
+      for (const match of readFileSync(file, 'utf8').matchAll(
+        /\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']\s*\)|\bimport\s*["']([^"']+)["']/g,
+      )) {
         const specifier = match[1] ?? match[2] ?? match[3]!
         if (specifier.startsWith('.')) pending.push(resolve(dirname(file), specifier))
         else external.add(specifier)

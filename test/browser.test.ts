@@ -27,13 +27,28 @@ let page: Page
 
 beforeAll(async () => {
   // The README's recipe: put msw's worker script in the app's public directory.
-  const init = spawnSync(process.execPath, [fileURLToPath(new URL('../node_modules/msw/cli/index.js', import.meta.url)), 'init', 'test/browser/public'], { cwd: repositoryRoot, encoding: 'utf8' })
+  const init = spawnSync(
+    process.execPath,
+    [fileURLToPath(new URL('../node_modules/msw/cli/index.js', import.meta.url)), 'init', 'test/browser/public'],
+    { cwd: repositoryRoot, encoding: 'utf8' },
+  )
   if (init.status !== 0) throw new Error(`msw init failed: ${init.stderr}`)
   vite = await createViteServer({ root: browserDir, configFile: false, logLevel: 'error', server: { host: '127.0.0.1', port: 0 } })
   await vite.listen()
   pageOrigin = vite.resolvedUrls!.local[0]!.replace(/\/$/, '')
   browser = await launchChromium()
-  cli = await startCli(['--port', '0', '--log', 'silent', '--seed', String(seed), '--key', 'browser-key=pro', '--key', 'browser-tiny-key=enterprise:2/100'])
+  cli = await startCli([
+    '--port',
+    '0',
+    '--log',
+    'silent',
+    '--seed',
+    String(seed),
+    '--key',
+    'browser-key=pro',
+    '--key',
+    'browser-tiny-key=enterprise:2/100',
+  ])
 }, 60_000)
 
 afterAll(async () => {
@@ -59,7 +74,8 @@ async function open(query: string): Promise<void> {
 
 type PageInit = { method?: string; body?: string; key?: string | null; headers?: Record<string, string>; credentials?: RequestCredentials }
 const call = (path: string, init: PageInit = {}) => page.evaluate(([path, init]) => window.petstore.call(path, init), [path, init] as const)
-const attempt = (path: string, init: PageInit = {}) => page.evaluate(([path, init]) => window.petstore.attempt(path, init), [path, init] as const)
+const attempt = (path: string, init: PageInit = {}) =>
+  page.evaluate(([path, init]) => window.petstore.attempt(path, init), [path, init] as const)
 
 const renderedPets = () =>
   page.$$eval('#pets li', (items) => items.map((item) => ({ id: Number((item as HTMLElement).dataset.id), text: item.textContent })))
@@ -76,7 +92,11 @@ describe('in-browser mocking with setupWorker', () => {
 
   it('creates a pet, then reads it, with the deprecation headers', async () => {
     await open(`mode=worker&seed=${seed}`)
-    const created = await call('/pets', { method: 'POST', body: '{"name":"Browser Bella","categoryId":2}', headers: { 'content-type': 'application/json' } })
+    const created = await call('/pets', {
+      method: 'POST',
+      body: '{"name":"Browser Bella","categoryId":2}',
+      headers: { 'content-type': 'application/json' },
+    })
     expect(created.status).toBe(201)
     expect(created.body).toEqual({ id: 51, name: 'Browser Bella', categoryId: 2, status: 'available' })
     expect(created.headers.location).toBe('/v1/pets/51')
@@ -143,11 +163,15 @@ describe('error states on demand, in the page', () => {
     expect(forced.headers['preference-applied']).toBe('code=429')
   })
 
-  it('from another origin: a fault rule set over /__sim/faults fails the page\'s next fetch with a network error', async () => {
+  it("from another origin: a fault rule set over /__sim/faults fails the page's next fetch with a network error", async () => {
     await open(`mode=remote&api=${encodeURIComponent(cli.apiUrl)}`)
     // No `times`: Chromium retries a GET once when a kept-alive connection is reset before any answer, so a
     // rule that fires only once is hidden from the page by that retry.
-    const added = await fetch(`${cli.origin}/__sim/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ operation: 'listPets', fault: 'reset' }) })
+    const added = await fetch(`${cli.origin}/__sim/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ operation: 'listPets', fault: 'reset' }),
+    })
     expect(added.status).toBe(201)
     const { ids } = (await added.json()) as { ids: string[] }
     expect(await attempt('/pets?limit=1')).toEqual({ error: 'TypeError' })
@@ -157,7 +181,11 @@ describe('error states on demand, in the page', () => {
 
   it('from another origin: a 413 for a body over the limit is readable, not a CORS failure', async () => {
     await open(`mode=remote&api=${encodeURIComponent(cli.apiUrl)}`)
-    const tooLarge = await call('/pets', { method: 'POST', body: JSON.stringify({ name: 'Big', categoryId: 1, padding: 'x'.repeat(1_100_000) }), headers: { 'content-type': 'application/json' } })
+    const tooLarge = await call('/pets', {
+      method: 'POST',
+      body: JSON.stringify({ name: 'Big', categoryId: 1, padding: 'x'.repeat(1_100_000) }),
+      headers: { 'content-type': 'application/json' },
+    })
     expect(tooLarge.status).toBe(413)
     expect(tooLarge.body).toMatchObject({ code: 'payload_too_large', status: 413 })
   })
@@ -178,7 +206,11 @@ describe('cross-origin use of the standalone CLI', () => {
 
   it('creates and reads with a key, every exposed header readable, preflights not counted', async () => {
     await open(`mode=remote&api=${encodeURIComponent(cli.apiUrl)}`)
-    const created = await call('/pets', { method: 'POST', body: '{"name":"Remote Rex","categoryId":1,"status":"pending"}', headers: { 'content-type': 'application/json' } })
+    const created = await call('/pets', {
+      method: 'POST',
+      body: '{"name":"Remote Rex","categoryId":1,"status":"pending"}',
+      headers: { 'content-type': 'application/json' },
+    })
     expect(created.status).toBe(201)
     expect(created.headers.location).toBe('/v1/pets/51')
     const read = await call('/pets/51')

@@ -93,13 +93,20 @@ describe('bad input: a one-line error and exit code 2', () => {
     [['--frobnicate'], /unknown option '--frobnicate'/],
     [['--headers-timeout', 'soon'], /duration/],
     [['--request-timeout', '0s'], /duration/],
-    [['--headers-timeout', '20s', '--request-timeout', '10s'], /--headers-timeout \(20000 ms\) must not be longer than --request-timeout \(10000 ms\)/],
+    [
+      ['--headers-timeout', '20s', '--request-timeout', '10s'],
+      /--headers-timeout \(20000 ms\) must not be longer than --request-timeout \(10000 ms\)/,
+    ],
     [['--max-pipelined', '-1'], /--max-pipelined/],
   ])('%j', async (args, message) => {
     const resolved = args.map((arg) =>
-      arg === '<bad json>' ? scratchFile('bad.json', '[{') :
-      arg === '<bad pet>' ? scratchFile('bad-pet.json', '[{"name":"Rex","categoryId":1},{"name":"Tom","categoryId":"two"}]') :
-      arg === '<bad keys>' ? scratchFile('bad-keys.json', '["a"]') : arg,
+      arg === '<bad json>'
+        ? scratchFile('bad.json', '[{')
+        : arg === '<bad pet>'
+          ? scratchFile('bad-pet.json', '[{"name":"Rex","categoryId":1},{"name":"Tom","categoryId":"two"}]')
+          : arg === '<bad keys>'
+            ? scratchFile('bad-keys.json', '["a"]')
+            : arg,
     )
     const cli = runCli(['--port', '0', ...resolved])
     expect(await cli.exited).toBe(2)
@@ -129,7 +136,12 @@ describe('flags and environment variables', () => {
     const cli = await start([])
     const lines = cli.stdout().split('\n')
     expect(lines[0]).toMatch(/^petstore-sim listening on http:\/\/127\.0\.0\.1:\d+\/v1$/)
-    for (const [key, plan] of [['demo-free-key', 'free'], ['demo-pro-key', 'pro'], ['demo-business-key', 'business'], ['demo-enterprise-key', 'enterprise:5000/1000000']]) {
+    for (const [key, plan] of [
+      ['demo-free-key', 'free'],
+      ['demo-pro-key', 'pro'],
+      ['demo-business-key', 'business'],
+      ['demo-enterprise-key', 'enterprise:5000/1000000'],
+    ]) {
       expect(cli.stdout()).toMatch(new RegExp(`${key}\\s+${plan}`))
     }
   })
@@ -142,7 +154,11 @@ describe('flags and environment variables', () => {
   })
 
   it('takes flags from PETSTORE_SIM_* variables, flags winning', async () => {
-    const cli = await start(['--pets', '5'], { PETSTORE_SIM_PETS: '3', PETSTORE_SIM_BASE_PATH: '/api/v2', PETSTORE_SIM_KEY: 'env-a=pro, env-b=enterprise:7/70' })
+    const cli = await start(['--pets', '5'], {
+      PETSTORE_SIM_PETS: '3',
+      PETSTORE_SIM_BASE_PATH: '/api/v2',
+      PETSTORE_SIM_KEY: 'env-a=pro, env-b=enterprise:7/70',
+    })
     expect(cli.apiUrl).toMatch(/\/api\/v2$/)
     const response = await checkedFetch(`${cli.apiUrl}/pets?limit=100`, { headers: auth('env-b') })
     expect(response.headers.get('x-ratelimit-limit')).toBe('7')
@@ -155,7 +171,9 @@ describe('flags and environment variables', () => {
     const fixtures = scratchFile('pets.json', '[{"id":3,"name":"Rex","categoryId":1,"status":"sold"}]')
     const keys = scratchFile('keys.json', '{"file-key-123": "business"}')
     const cli = await start(['--fixtures', fixtures, '--keys', keys, '--key', 'flag-key-456=free', '--key', 'flag-key-789=enterprise:9/99'])
-    expect(await (await checkedFetch(`${cli.apiUrl}/pets`, { headers: auth('file-key-123') })).json()).toEqual([{ id: 3, name: 'Rex', categoryId: 1, status: 'sold' }])
+    expect(await (await checkedFetch(`${cli.apiUrl}/pets`, { headers: auth('file-key-123') })).json()).toEqual([
+      { id: 3, name: 'Rex', categoryId: 1, status: 'sold' },
+    ])
     expect((await checkedFetch(`${cli.apiUrl}/pets`, { headers: auth('flag-key-789') })).headers.get('x-ratelimit-limit')).toBe('9')
     expect(cli.stdout()).toMatch(/key#[0-9a-f]{8}\s+business/)
     for (const secret of ['file-key-123', 'flag-key-456', 'flag-key-789']) expect(cli.stdout()).not.toContain(secret)
@@ -179,20 +197,33 @@ describe('flags and environment variables', () => {
     expect(codes[2]).toBe('429 api_key_banned 2')
     const lenient = await start(['--key', 'k=enterprise:1/100', '--ban-after', 'off'])
     const seen = new Set<string>()
-    for (let index = 0; index < 20; index++) seen.add((await (await checkedFetch(`${lenient.apiUrl}/pets`, { headers: auth('k') })).json()).code ?? 'ok')
+    for (let index = 0; index < 20; index++)
+      seen.add((await (await checkedFetch(`${lenient.apiUrl}/pets`, { headers: auth('k') })).json()).code ?? 'ok')
     expect([...seen].sort()).toEqual(['ok', 'rate_limit_exceeded'])
   })
 
   it('answers 413 over --body-limit', async () => {
     const cli = await start(['--body-limit', '64'])
-    const response = await checkedFetch(`${cli.apiUrl}/pets`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x'.repeat(100), categoryId: 1 }) })
+    const response = await checkedFetch(`${cli.apiUrl}/pets`, {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'x'.repeat(100), categoryId: 1 }),
+    })
     expect(response.status).toBe(413)
-    expect(await response.json()).toEqual({ code: 'payload_too_large', message: 'The request body is over the limit of 64 bytes', status: 413 })
+    expect(await response.json()).toEqual({
+      code: 'payload_too_large',
+      message: 'The request body is over the limit of 64 bytes',
+      status: 413,
+    })
   })
 
   it('creates pets with --default-status', async () => {
     const cli = await start(['--default-status', 'pending'])
-    const response = await checkedFetch(`${cli.apiUrl}/pets`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":1}' })
+    const response = await checkedFetch(`${cli.apiUrl}/pets`, {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body: '{"name":"Rex","categoryId":1}',
+    })
     expect((await response.json()).status).toBe('pending')
   })
 })
@@ -203,7 +234,11 @@ describe('slow clients', () => {
     const port = Number(new URL(cli.origin).port)
     const started = performance.now()
     const [lying, dribbled] = await Promise.all([
-      rawExchange(port, 'POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer demo-pro-key\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{', 3000).then((reply) => [reply, performance.now() - started] as const),
+      rawExchange(
+        port,
+        'POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer demo-pro-key\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+        3000,
+      ).then((reply) => [reply, performance.now() - started] as const),
       rawExchange(port, 'GET /v1/pets HTTP/1.1\r\nHost: x\r\n', 3000).then((reply) => [reply, performance.now() - started] as const),
     ])
     expect(statusAndCode(lying[0])).toEqual({ status: 408, code: 'request_timeout' })
@@ -220,7 +255,11 @@ describe('logs', () => {
     await checkedFetch(`${cli.apiUrl}/pets?limit=1`, { headers: auth('secret-token-123') })
     await checkedFetch(`${cli.apiUrl}/pets`, { headers: auth('wrong-secret') })
     await new Promise((resolve) => setTimeout(resolve, 50))
-    const lines = cli.stdout().trim().split('\n').map((line) => JSON.parse(line))
+    const lines = cli
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
     expect(lines[0].message).toMatch(/^petstore-sim listening on /)
     expect(lines.slice(1).map(({ method, path, status, plan }) => ({ method, path, status, plan }))).toEqual([
       { method: 'GET', path: '/v1/pets?limit=1', status: 200, plan: 'pro' },
@@ -237,7 +276,12 @@ describe('logs', () => {
     await checkedFetch(`${cli.apiUrl}/pets/1`, { headers: auth('demo-business-key') })
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(cli.stdout()).toMatch(/\nGET \/v1\/pets\/1 200 \d+\.\dms business key#[0-9a-f]{8}\n/)
-    expect(cli.stdout().split('\n').filter((line) => line.includes('demo-business-key'))).toHaveLength(1) // the banner only
+    expect(
+      cli
+        .stdout()
+        .split('\n')
+        .filter((line) => line.includes('demo-business-key')),
+    ).toHaveLength(1) // the banner only
   })
 
   it('--log silent: the URL line and nothing else', async () => {
@@ -339,7 +383,11 @@ describe('error states on demand from the command line', () => {
     const file = join(directory, 'faults.json')
     writeFileSync(file, JSON.stringify([{ operation: 'createPet', status: 500 }]))
     const cli = await start(['--log', 'silent', '--faults', file], { PETSTORE_SIM_FAULT: 'listOrders 503; getPet delay=1' })
-    const created = await fetch(`${cli.apiUrl}/pets`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":1}' })
+    const created = await fetch(`${cli.apiUrl}/pets`, {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body: '{"name":"Rex","categoryId":1}',
+    })
     expect(created.status).toBe(500)
     expect((await fetch(`${cli.apiUrl}/store/orders`, { headers: auth() })).status).toBe(503)
     expect(((await (await fetch(`${cli.origin}/__sim/faults`)).json()).faults as unknown[]).length).toBe(3)

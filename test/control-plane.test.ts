@@ -16,19 +16,25 @@ async function start(control?: { adminToken?: string; allowedHosts?: string[] })
 }
 
 /** A request with headers fetch would not let us set (Host), over node:http. */
-function send(url: string, options: { method?: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any }> {
+function send(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string },
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any }> {
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers }, (incoming) => {
       let text = ''
-      incoming.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => {
-        let body: unknown = text
-        try {
-          body = JSON.parse(text)
-        } catch {
-          // Kept as text.
-        }
-        resolve({ status: incoming.statusCode!, headers: incoming.headers, body })
-      })
+      incoming
+        .setEncoding('utf8')
+        .on('data', (chunk: string) => (text += chunk))
+        .on('end', () => {
+          let body: unknown = text
+          try {
+            body = JSON.parse(text)
+          } catch {
+            // Kept as text.
+          }
+          resolve({ status: incoming.statusCode!, headers: incoming.headers, body })
+        })
     })
     outgoing.on('error', reject)
     outgoing.end(options.body)
@@ -41,7 +47,11 @@ describe('the control plane refuses web pages', () => {
   it('refuses a page on another origin, even a text/plain POST, and nothing moves', async () => {
     const server = await start()
     const before = (await send(`${server.url}/__sim/clock`, {})).body
-    const moved = await send(`${server.url}/__sim/clock`, { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'text/plain' }, body: '{"advance":"1d"}' })
+    const moved = await send(`${server.url}/__sim/clock`, {
+      method: 'POST',
+      headers: { origin: 'https://evil.example', 'content-type': 'text/plain' },
+      body: '{"advance":"1d"}',
+    })
     expect(moved.status).toBe(403)
     expect(moved.body).toMatchObject({ code: 'foreign_origin', status: 403 })
     expect(moved.headers['access-control-allow-origin']).toBeUndefined()
@@ -52,12 +62,15 @@ describe('the control plane refuses web pages', () => {
 
   it('grants no CORS to a foreign preflight on /__sim', async () => {
     const server = await start()
-    const preflight = await send(`${server.url}/__sim/reset`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } })
+    const preflight = await send(`${server.url}/__sim/reset`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    })
     expect(preflight.status).toBe(403)
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined()
   })
 
-  it('serves the simulator\'s own origin', async () => {
+  it("serves the simulator's own origin", async () => {
     const server = await start()
     const response = await send(`${server.url}/__sim/health`, { headers: { origin: server.url } })
     expect(response.status).toBe(200)
@@ -65,7 +78,10 @@ describe('the control plane refuses web pages', () => {
 
   it('needs application/json on requests that change state (no CORS-simple request can)', async () => {
     const server = await start()
-    for (const headers of [{}, { 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }] as Record<string, string>[]) {
+    for (const headers of [{}, { 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }] as Record<
+      string,
+      string
+    >[]) {
       const response = await send(`${server.url}/__sim/reset`, { method: 'POST', headers })
       expect(response.status).toBe(415)
       expect(response.body.code).toBe('unsupported_media_type')
@@ -86,7 +102,9 @@ describe('the control plane refuses web pages', () => {
 
   it('leaves the API open to pages on other origins', async () => {
     const server = await start()
-    const response = await send(`${server.apiUrl}/pets?limit=1`, { headers: { origin: 'https://app.example', authorization: 'Bearer demo-pro-key' } })
+    const response = await send(`${server.apiUrl}/pets?limit=1`, {
+      headers: { origin: 'https://app.example', authorization: 'Bearer demo-pro-key' },
+    })
     expect(response.status).toBe(200)
     expect(response.headers['access-control-allow-origin']).toBe('https://app.example')
   })
@@ -129,7 +147,13 @@ describe('the control plane is guarded per request, however the app is served', 
   it('serves any address that has the admin token, and no address without it', async () => {
     const guarded = createPortableApp({ control: { adminToken: 's3cret' } })
     const reset = (clientAddress: string, authorization?: string) =>
-      guarded.fetch(new Request('http://sim.example/__sim/reset', { method: 'POST', headers: { ...json, ...(authorization === undefined ? {} : { authorization }) } }), { clientAddress })
+      guarded.fetch(
+        new Request('http://sim.example/__sim/reset', {
+          method: 'POST',
+          headers: { ...json, ...(authorization === undefined ? {} : { authorization }) },
+        }),
+        { clientAddress },
+      )
     expect((await reset('203.0.113.9', 'Bearer s3cret')).status).toBe(200)
     expect((await reset('203.0.113.9')).status).toBe(401)
     expect((await reset('127.0.0.1', 'Bearer wrong')).status).toBe(401)
@@ -141,7 +165,10 @@ describe('the control plane is guarded per request, however the app is served', 
     await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve))
     try {
       const port = (host.address() as { port: number }).port
-      const response = await send(`http://127.0.0.1:${port}/__sim/reset`, { method: 'POST', headers: { host: `evil.example:${port}`, ...json } })
+      const response = await send(`http://127.0.0.1:${port}/__sim/reset`, {
+        method: 'POST',
+        headers: { host: `evil.example:${port}`, ...json },
+      })
       expect(response.status).toBe(403)
     } finally {
       host.closeAllConnections()

@@ -22,14 +22,21 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close(200)))
 })
 
-async function start(appOptions: Parameters<typeof createApp>[0] = {}, serverOptions: Partial<StartServerOptions> = {}): Promise<RunningServer> {
+async function start(
+  appOptions: Parameters<typeof createApp>[0] = {},
+  serverOptions: Partial<StartServerOptions> = {},
+): Promise<RunningServer> {
   const server = await startServer({ app: createApp(appOptions), port: 0, host: '127.0.0.1', log: 'silent', ...serverOptions })
   servers.push(server)
   return server
 }
 
 /** A request with any headers (Host, Origin), over node:http; the body as text. */
-function send(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+function send(
+  url: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(url, { method, headers }, (incoming) => {
       // An event stream never ends by itself: its first chunk is enough here.
@@ -74,16 +81,19 @@ async function openEvents(url: string, headers: Record<string, string> = {}) {
         for (const block of blocks) {
           const lines = block.split('\n')
           const event = lines.find((line) => line.startsWith('event: '))?.slice(7)
-          const data = lines.filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).join('\n')
+          const data = lines
+            .filter((line) => line.startsWith('data: '))
+            .map((line) => line.slice(6))
+            .join('\n')
           if (event !== undefined) events.push({ event, data: JSON.parse(data) })
         }
-        waiters.splice(0).forEach((wake) => wake())
+        for (const wake of waiters.splice(0)) wake()
       }
     } catch {
       // Aborted by the test.
     }
     ended = true
-    waiters.splice(0).forEach((wake) => wake())
+    for (const wake of waiters.splice(0)) wake()
   })()
   let read = 0
   const next = async (type: string, timeoutMs = 3000): Promise<ParsedEvent> => {
@@ -95,7 +105,8 @@ async function openEvents(url: string, headers: Record<string, string> = {}) {
         return events[index]!
       }
       if (ended) throw new Error(`the stream ended before an event "${type}"`)
-      if (Date.now() > deadline) throw new Error(`no event "${type}" within ${timeoutMs} ms; got ${events.map((event) => event.event).join(', ')}`)
+      if (Date.now() > deadline)
+        throw new Error(`no event "${type}" within ${timeoutMs} ms; got ${events.map((event) => event.event).join(', ')}`)
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 50)
         waiters.push(() => {
@@ -206,7 +217,12 @@ describe('GET /__sim/state', () => {
     expect(response.headers['content-type']).toBe('application/json')
     const state = JSON.parse(response.text) as SimulatorSnapshot
     expect(state).toEqual(JSON.parse(JSON.stringify(server.simulator.state())))
-    expect(state.keys.find((key) => key.plan === 'pro')!.minute).toEqual({ limit: 300, used: 1, remaining: 299, resetAt: '2030-06-15T10:01:00.000Z' })
+    expect(state.keys.find((key) => key.plan === 'pro')!.minute).toEqual({
+      limit: 300,
+      used: 1,
+      remaining: 299,
+      resetAt: '2030-06-15T10:01:00.000Z',
+    })
   })
 })
 
@@ -224,7 +240,10 @@ describe('GET /__sim/events', () => {
     await fetch(`${server.apiUrl}/pets/1`, { headers: pro })
     await fetch(`${server.apiUrl}/pets`, { headers: { authorization: 'Bearer nope' } })
     const batch = (await stream.next('requests')).data
-    expect(batch.requests.map((entry: { operation: string; status: number }) => [entry.operation, entry.status])).toEqual([['getPet', 200], ['listPets', 401]])
+    expect(batch.requests.map((entry: { operation: string; status: number }) => [entry.operation, entry.status])).toEqual([
+      ['getPet', 200],
+      ['listPets', 401],
+    ])
     expect(batch.skipped).toBe(0)
     expect((await stream.next('state')).data.keys.find((key: { plan: string }) => key.plan === 'pro').minute.used).toBe(2)
 
@@ -271,7 +290,9 @@ describe('GET /__sim/events', () => {
       get hasRoom() {
         return hasRoom
       },
-      end: () => void (ended = true),
+      end: () => {
+        ended = true
+      },
     }
     const close = streams.respond().stream!.open(sink)
     cleanups.push(close)

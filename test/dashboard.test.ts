@@ -43,7 +43,8 @@ async function openDashboard(url: string, viewport = { width: 1280, height: 860 
   return page
 }
 
-const callApi = async (path: string, key = 'demo-pro-key') => (await api.get(`${server.apiUrl}${path}`, { headers: { authorization: `Bearer ${key}` } })).status()
+const callApi = async (path: string, key = 'demo-pro-key') =>
+  (await api.get(`${server.apiUrl}${path}`, { headers: { authorization: `Bearer ${key}` } })).status()
 const meter = (page: Page, window: 'minute' | 'day') => page.locator(`[data-key="${proKey}"] [data-window="${window}"]`)
 const meterValue = async (page: Page, window: 'minute' | 'day') => Number(await meter(page, window).getAttribute('aria-valuenow'))
 
@@ -62,7 +63,9 @@ describe('the dashboard in Chromium', () => {
     await page.locator('#clock-now', { hasText: '2030-06-15 10:00:30 UTC' }).waitFor(wait)
 
     // API requests from the other context: the rows appear, the bars move.
-    expect([await callApi('/pets?limit=5'), await callApi('/pets/1'), await callApi('/pets?limit=1', 'no-such-key')]).toEqual([200, 200, 401])
+    expect([await callApi('/pets?limit=5'), await callApi('/pets/1'), await callApi('/pets?limit=1', 'no-such-key')]).toEqual([
+      200, 200, 401,
+    ])
     await expect.poll(() => page.locator('#rows tr').count(), wait).toBe(3)
     await expect.poll(() => meterValue(page, 'minute'), wait).toBe(2)
     expect(await meterValue(page, 'day')).toBe(2)
@@ -133,7 +136,10 @@ describe('the dashboard in Chromium', () => {
     await page.getByRole('button', { name: '503', exact: true }).click()
     await page.locator('#faults tr').first().waitFor(wait)
     await callApi('/pets/7')
-    await api.post(`${server.apiUrl}/pets`, { headers: { authorization: 'Bearer demo-pro-key', 'content-type': 'application/json' }, data: { name: 'Dashboard Dot', categoryId: 2 } })
+    await api.post(`${server.apiUrl}/pets`, {
+      headers: { authorization: 'Bearer demo-pro-key', 'content-type': 'application/json' },
+      data: { name: 'Dashboard Dot', categoryId: 2 },
+    })
     await page.locator('input[name="status"]').fill('500')
     await page.locator('input[name="probability"]').fill('0.1')
     await page.locator('select[name="operation"]').selectOption('createPet')

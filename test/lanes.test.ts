@@ -24,7 +24,9 @@ describe('every lane answers odd paths and headers alike', () => {
 
   const rawAnswer = async (cli: Cli, target: string, headerLines: readonly string[]) => {
     const port = Number(new URL(cli.origin).port)
-    return statusAndCode(await rawExchange(port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n${headerLines.join('\r\n')}\r\nConnection: close\r\n\r\n`))
+    return statusAndCode(
+      await rawExchange(port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n${headerLines.join('\r\n')}\r\nConnection: close\r\n\r\n`),
+    )
   }
 
   it.each([
@@ -50,19 +52,28 @@ describe('every lane answers odd paths and headers alike', () => {
 
   // Fetch and browsers resolve dot segments before sending; only hand-made requests carry them, and the server
   // refuses them rather than resolve /v1/../__sim/reset into the control plane.
-  it.each(['/v1/./pets', '/v1/x/../pets', '/v1/%2e/pets', '/v1/pets/.', '/v1/%2e%2e/__sim/health', '/v1/%2E%2E/__sim/reset', '/v1\\..\\__sim/health', '/__sim/../v1/pets'])(
-    'refuses the dot segments of %s with 400 on both server lanes',
-    async (target) => {
-      for (const cli of [clis.direct!, clis.msw!]) {
-        expect(await rawAnswer(cli, target, ['Authorization: Bearer lane-key'])).toEqual({ status: 400, code: 'bad_request' })
-      }
-    },
-  )
+  it.each([
+    '/v1/./pets',
+    '/v1/x/../pets',
+    '/v1/%2e/pets',
+    '/v1/pets/.',
+    '/v1/%2e%2e/__sim/health',
+    '/v1/%2E%2E/__sim/reset',
+    '/v1\\..\\__sim/health',
+    '/__sim/../v1/pets',
+  ])('refuses the dot segments of %s with 400 on both server lanes', async (target) => {
+    for (const cli of [clis.direct!, clis.msw!]) {
+      expect(await rawAnswer(cli, target, ['Authorization: Bearer lane-key'])).toEqual({ status: 400, code: 'bad_request' })
+    }
+  })
 
   it('reads an absolute-form target (what a client sends a proxy) as its path, on both server lanes', async () => {
     for (const cli of [clis.direct!, clis.msw!]) {
       const port = new URL(cli.origin).port
-      expect(await rawAnswer(cli, `http://127.0.0.1:${port}/v1/pets?limit=1`, ['Authorization: Bearer lane-key'])).toEqual({ status: 200, code: undefined })
+      expect(await rawAnswer(cli, `http://127.0.0.1:${port}/v1/pets?limit=1`, ['Authorization: Bearer lane-key'])).toEqual({
+        status: 200,
+        code: undefined,
+      })
     }
   })
 
@@ -74,7 +85,10 @@ describe('every lane answers odd paths and headers alike', () => {
         'POST /__sim/reset HTTP/1.1\r\nHost: evil.com:80@x\r\nContent-Type: application/json\r\nContent-Length: 0\r\nConnection: close\r\n\r\n',
         'POST /__sim/reset HTTP/1.0\r\nContent-Type: application/json\r\nContent-Length: 0\r\n\r\n',
       ]) {
-        expect(statusAndCode(await rawExchange(port, request)), request.split('\r\n')[1]).toEqual({ status: 403, code: 'control_forbidden' })
+        expect(statusAndCode(await rawExchange(port, request)), request.split('\r\n')[1]).toEqual({
+          status: 403,
+          code: 'control_forbidden',
+        })
       }
     }
   })
@@ -82,7 +96,10 @@ describe('every lane answers odd paths and headers alike', () => {
   it('authenticates before reading a body, on both server lanes: a large body without a key gets its 401, counted', async () => {
     for (const cli of [clis.direct!, clis.msw!]) {
       const port = Number(new URL(cli.origin).port)
-      const reply = await rawExchange(port, `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2000000\r\n\r\n${'a'.repeat(1000)}`)
+      const reply = await rawExchange(
+        port,
+        `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2000000\r\n\r\n${'a'.repeat(1000)}`,
+      )
       expect(statusAndCode(reply)).toEqual({ status: 401, code: 'missing_api_key' })
       expect(reply).toMatch(/\r\nx-ratelimit-remaining: \d+\r\n/i)
     }
@@ -138,10 +155,18 @@ export const handlers = [
     expect(await listed.json()).toHaveLength(2)
     expect(listed.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/)
 
-    const intercepted = await fetch(`${cli.apiUrl}/pets`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"name":"Intercepted","categoryId":1}' })
+    const intercepted = await fetch(`${cli.apiUrl}/pets`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: '{"name":"Intercepted","categoryId":1}',
+    })
     expect(intercepted.status).toBe(202)
     // The body the user's handler read is still there for the simulator.
-    const created = await fetch(`${cli.apiUrl}/pets`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"name":"Passed on","categoryId":1}' })
+    const created = await fetch(`${cli.apiUrl}/pets`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: '{"name":"Passed on","categoryId":1}',
+    })
     expect(created.status).toBe(201)
     expect(await created.json()).toMatchObject({ name: 'Passed on', categoryId: 1 })
   })
@@ -161,7 +186,9 @@ describe('the CLI loads msw only when asked', () => {
 
   it('has no static import of msw from the CLI, only the dynamic one of the msw lane', () => {
     const graph = importGraph(resolve(srcDir, 'cli/run-cli.ts'), { dynamic: false })
-    const importers = [...graph].filter(([, specifiers]) => specifiers.some((specifier) => specifier === 'msw' || specifier.startsWith('msw/')))
+    const importers = [...graph].filter(([, specifiers]) =>
+      specifiers.some((specifier) => specifier === 'msw' || specifier.startsWith('msw/')),
+    )
     expect(importers.map(([file]) => file.slice(srcDir.length))).toEqual([])
     expect(readFileSync(resolve(srcDir, 'node/server.ts'), 'utf8')).toContain("await import('../handlers/msw-lane.ts')")
   })

@@ -21,17 +21,30 @@ const listen = useTestHosts()
 
 /** What the app behind the middleware answers: proof that a request was passed on, with the body it saw. */
 function appAnswer(incoming: IncomingMessage & { body?: unknown }, outgoing: ServerResponse): void {
-  const reply = (body: string) => outgoing.writeHead(200, { 'content-type': 'text/plain' }).end(`app got ${incoming.method} ${incoming.url} ${body}`)
+  const reply = (body: string) =>
+    outgoing.writeHead(200, { 'content-type': 'text/plain' }).end(`app got ${incoming.method} ${incoming.url} ${body}`)
   if (incoming.readableEnded) {
-    reply(typeof incoming.body === 'string' ? incoming.body : Buffer.isBuffer(incoming.body) ? incoming.body.toString('utf8') : JSON.stringify(incoming.body))
+    reply(
+      typeof incoming.body === 'string'
+        ? incoming.body
+        : Buffer.isBuffer(incoming.body)
+          ? incoming.body.toString('utf8')
+          : JSON.stringify(incoming.body),
+    )
     return
   }
   let body = ''
-  incoming.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => reply(body))
+  incoming
+    .setEncoding('utf8')
+    .on('data', (chunk: string) => (body += chunk))
+    .on('end', () => reply(body))
 }
 
 /** express 5, with an optional parser before the simulator and an app after it. */
-function expressHost(parser: Step | undefined, options: ListenerOptions = {}): { listener: RequestListener; middleware: ReturnType<typeof createMiddleware> } {
+function expressHost(
+  parser: Step | undefined,
+  options: ListenerOptions = {},
+): { listener: RequestListener; middleware: ReturnType<typeof createMiddleware> } {
   const middleware = createMiddleware({ log: 'silent', ...options })
   const app = express()
   if (parser !== undefined) app.use(parser)
@@ -45,7 +58,10 @@ function expressHost(parser: Step | undefined, options: ListenerOptions = {}): {
  * and calls `next()` to pass on or `next(error)` to fail (connect, Vite's
  * dev server and polka all run middleware this way).
  */
-function connectStyleHost(parser: Step | undefined, options: ListenerOptions = {}): { listener: RequestListener; middleware: ReturnType<typeof createMiddleware> } {
+function connectStyleHost(
+  parser: Step | undefined,
+  options: ListenerOptions = {},
+): { listener: RequestListener; middleware: ReturnType<typeof createMiddleware> } {
   const middleware = createMiddleware({ log: 'silent', ...options })
   const steps: Step[] = [...(parser === undefined ? [] : [parser]), middleware, appAnswer]
   const listener: RequestListener = (incoming, outgoing) => {
@@ -65,10 +81,12 @@ function connectStyleHost(parser: Step | undefined, options: ListenerOptions = {
 /** A home-made parser, as in many connect stacks: reads the stream and keeps the bytes in `req.body`. */
 const bufferParser: Step = (incoming, _outgoing, next) => {
   const chunks: Buffer[] = []
-  incoming.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => {
-    ;(incoming as IncomingMessage & { body?: Buffer }).body = Buffer.concat(chunks)
-    next()
-  })
+  incoming
+    .on('data', (chunk: Buffer) => chunks.push(chunk))
+    .on('end', () => {
+      ;(incoming as IncomingMessage & { body?: Buffer }).body = Buffer.concat(chunks)
+      next()
+    })
 }
 
 /** A step that reads the stream to its end and keeps nothing (a logger, a checksum). */
@@ -94,7 +112,7 @@ const stacks = [
 describe.each(stacks)('createMiddleware() in %s', (_stack, host) => {
   describe.each(parsers)('behind %s', (_parser, parser) => {
     it('answers the API: 200 with rate-limit headers, 201 with the pet, 400 for an invalid pet, 401 without a key', async () => {
-      const { listener, middleware } = host(parser)
+      const { listener } = host(parser)
       const origin = await listen(listener)
 
       const list = await checkedFetch(`${origin}/v1/pets?limit=2`, { headers: auth })
@@ -104,15 +122,30 @@ describe.each(stacks)('createMiddleware() in %s', (_stack, host) => {
       expect(list.headers.get('x-ratelimit-reset')).toMatch(/^\d+$/)
       expect(await list.json()).toHaveLength(2)
 
-      const created = await checkedFetch(`${origin}/v1/pets`, { method: 'POST', headers: json, body: '{"name":"Rex","categoryId":2}', signal: AbortSignal.timeout(5000) })
+      const created = await checkedFetch(`${origin}/v1/pets`, {
+        method: 'POST',
+        headers: json,
+        body: '{"name":"Rex","categoryId":2}',
+        signal: AbortSignal.timeout(5000),
+      })
       expect(created.status).toBe(201)
       expect(await created.json()).toMatchObject({ name: 'Rex', categoryId: 2 })
 
-      const invalid = await checkedFetch(`${origin}/v1/pets`, { method: 'POST', headers: json, body: '{"name":"","categoryId":"two"}', signal: AbortSignal.timeout(5000) })
+      const invalid = await checkedFetch(`${origin}/v1/pets`, {
+        method: 'POST',
+        headers: json,
+        body: '{"name":"","categoryId":"two"}',
+        signal: AbortSignal.timeout(5000),
+      })
       expect(invalid.status).toBe(400)
       expect(await invalid.json()).toMatchObject({ code: 'invalid_body', status: 400 })
 
-      const anonymous = await checkedFetch(`${origin}/v1/pets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":2}', signal: AbortSignal.timeout(5000) })
+      const anonymous = await checkedFetch(`${origin}/v1/pets`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"name":"Rex","categoryId":2}',
+        signal: AbortSignal.timeout(5000),
+      })
       expect(anonymous.status).toBe(401)
       expect(await anonymous.json()).toMatchObject({ status: 401 })
     })
@@ -130,7 +163,12 @@ describe.each(stacks)('createMiddleware() in %s', (_stack, host) => {
       expect(await yaml.text()).toMatch(/^openapi: /m)
 
       expect(await (await fetch(`${origin}/elsewhere?x=1`)).text()).toMatch(/^app got GET \/elsewhere\?x=1 /)
-      const posted = await fetch(`${origin}/app/form`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"hello":"app"}', signal: AbortSignal.timeout(5000) })
+      const posted = await fetch(`${origin}/app/form`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"hello":"app"}',
+        signal: AbortSignal.timeout(5000),
+      })
       expect(await posted.text()).toBe('app got POST /app/form {"hello":"app"}')
       expect(middleware.app.simulator.journal.entries()).toHaveLength(0)
     })
@@ -140,10 +178,17 @@ describe.each(stacks)('createMiddleware() in %s', (_stack, host) => {
 /** A POST whose body is sent in chunks, without Content-Length, so only the bytes themselves can be counted. */
 function postChunked(url: string, chunks: readonly string[]): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest(url, { method: 'POST', headers: { ...json, 'transfer-encoding': 'chunked' }, signal: AbortSignal.timeout(5000) }, (response) => {
-      let body = ''
-      response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => resolve({ status: response.statusCode!, body }))
-    })
+    const request = httpRequest(
+      url,
+      { method: 'POST', headers: { ...json, 'transfer-encoding': 'chunked' }, signal: AbortSignal.timeout(5000) },
+      (response) => {
+        let body = ''
+        response
+          .setEncoding('utf8')
+          .on('data', (chunk: string) => (body += chunk))
+          .on('end', () => resolve({ status: response.statusCode!, body }))
+      },
+    )
     request.on('error', reject)
     for (const chunk of chunks) request.write(chunk)
     request.end()
@@ -154,7 +199,12 @@ describe.each(stacks)('a body read before createMiddleware() in %s', (_stack, ho
   it('is never waited for: a stream read to its end with nothing kept is an empty body', async () => {
     const { listener } = host(drainingStep)
     const origin = await listen(listener)
-    const response = await checkedFetch(`${origin}/v1/pets`, { method: 'POST', headers: json, body: '{"name":"Rex","categoryId":2}', signal: AbortSignal.timeout(5000) })
+    const response = await checkedFetch(`${origin}/v1/pets`, {
+      method: 'POST',
+      headers: json,
+      body: '{"name":"Rex","categoryId":2}',
+      signal: AbortSignal.timeout(5000),
+    })
     expect(response.status).toBe(400)
     expect((await response.json()).message).toMatch(/A JSON request body is required/)
   })
@@ -171,10 +221,18 @@ describe.each(stacks)('a body read before createMiddleware() in %s', (_stack, ho
 
   it('reaches the msw lanes too (engine: msw, your own handlers)', async () => {
     const { http, HttpResponse } = await import('msw')
-    for (const options of [{ engine: 'msw' }, { handlers: [http.get('*/v1/extra', () => HttpResponse.json({ extra: true }))] }] satisfies ListenerOptions[]) {
+    for (const options of [
+      { engine: 'msw' },
+      { handlers: [http.get('*/v1/extra', () => HttpResponse.json({ extra: true }))] },
+    ] satisfies ListenerOptions[]) {
       const { listener } = host(express.json(), options)
       const origin = await listen(listener)
-      const created = await checkedFetch(`${origin}/v1/pets`, { method: 'POST', headers: json, body: '{"name":"Rex","categoryId":2}', signal: AbortSignal.timeout(5000) })
+      const created = await checkedFetch(`${origin}/v1/pets`, {
+        method: 'POST',
+        headers: json,
+        body: '{"name":"Rex","categoryId":2}',
+        signal: AbortSignal.timeout(5000),
+      })
       expect(created.status).toBe(201)
       expect(await created.json()).toMatchObject({ name: 'Rex', categoryId: 2 })
     }
@@ -183,7 +241,12 @@ describe.each(stacks)('a body read before createMiddleware() in %s', (_stack, ho
   it('that express.json() refused as malformed is answered by express, before the simulator sees it', async () => {
     const { listener, middleware } = host(express.json())
     const origin = await listen(listener)
-    const response = await fetch(`${origin}/v1/pets`, { method: 'POST', headers: json, body: '{"name":', signal: AbortSignal.timeout(5000) })
+    const response = await fetch(`${origin}/v1/pets`, {
+      method: 'POST',
+      headers: json,
+      body: '{"name":',
+      signal: AbortSignal.timeout(5000),
+    })
     // express's error handler (or the stack's): not the simulator's Error body.
     expect(response.status).toBe(host === expressHost ? 400 : 500)
     expect(response.headers.get('content-type')).not.toBe('application/json')
@@ -205,10 +268,20 @@ describe('body-parser 1.x (express 4), as @mswjs/http-middleware installs it', (
   it.each(stacks)('in %s: parsed bodies are taken from req.body, unparsed ones still read from the stream', async (_stack, host) => {
     const { listener } = host((await bodyParserOf1x()).json())
     const origin = await listen(listener)
-    const parsed = await checkedFetch(`${origin}/v1/pets`, { method: 'POST', headers: json, body: '{"name":"Rex","categoryId":2}', signal: AbortSignal.timeout(5000) })
+    const parsed = await checkedFetch(`${origin}/v1/pets`, {
+      method: 'POST',
+      headers: json,
+      body: '{"name":"Rex","categoryId":2}',
+      signal: AbortSignal.timeout(5000),
+    })
     expect(parsed.status).toBe(201)
     // A +json type the simulator accepts and body-parser's json() (type application/json) does not parse.
-    const unparsed = await checkedFetch(`${origin}/v1/pets`, { method: 'POST', headers: { ...auth, 'content-type': 'application/vnd.pet+json' }, body: '{"name":"Fido","categoryId":3}', signal: AbortSignal.timeout(5000) })
+    const unparsed = await checkedFetch(`${origin}/v1/pets`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/vnd.pet+json' },
+      body: '{"name":"Fido","categoryId":3}',
+      signal: AbortSignal.timeout(5000),
+    })
     expect(unparsed.status).toBe(201)
     expect(await unparsed.json()).toMatchObject({ name: 'Fido', categoryId: 3 })
   })
@@ -217,14 +290,22 @@ describe('body-parser 1.x (express 4), as @mswjs/http-middleware installs it', (
 describe('the README recipe: express, after your body parsers', () => {
   it.each(['express-middleware.ts', 'http-middleware-msw2.ts'])('is in the README word for word (%s, but its first line)', async (file) => {
     const { readFileSync } = await import('node:fs')
-    const code = readFileSync(new URL(`./recipes/${file}`, import.meta.url), 'utf8').split('\n').slice(1).join('\n')
+    const code = readFileSync(new URL(`./recipes/${file}`, import.meta.url), 'utf8')
+      .split('\n')
+      .slice(1)
+      .join('\n')
     expect(readFileSync(new URL('../README.md', import.meta.url), 'utf8')).toContain(`\`\`\`ts\n${code}\`\`\`\n`)
   })
 
   it('answers the API and the OpenAPI document, and leaves the rest to the app', async () => {
     const origin = await listen(recipeApp)
     expect((await checkedFetch(`${origin}/v1/pets?limit=3`, { headers: auth })).status).toBe(200)
-    const created = await checkedFetch(`${origin}/v1/pets`, { method: 'POST', headers: json, body: '{"name":"Rex","categoryId":2}', signal: AbortSignal.timeout(5000) })
+    const created = await checkedFetch(`${origin}/v1/pets`, {
+      method: 'POST',
+      headers: json,
+      body: '{"name":"Rex","categoryId":2}',
+      signal: AbortSignal.timeout(5000),
+    })
     expect(created.status).toBe(201)
     expect((await fetch(`${origin}/openapi.json`)).status).toBe(200)
     expect(await (await fetch(`${origin}/health`)).text()).toBe('ok')

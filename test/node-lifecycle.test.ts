@@ -105,7 +105,9 @@ describe('malformed HTTP gets the Error body with the right status', () => {
     const server = await start({}, fast)
     const connection = await open(server)
     const started = performance.now()
-    connection.send('POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer demo-pro-key\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":')
+    connection.send(
+      'POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer demo-pro-key\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":',
+    )
     const response = await connection.next(3000)
     expectErrorBody(response, 408, 'request_timeout')
     const waited = performance.now() - started
@@ -143,7 +145,9 @@ describe('refused request bodies are discarded, not buffered, and the connection
     const server = await start()
     const connection = await open(server)
     const body = JSON.stringify({ name: 'Rex', categoryId: 1, padding: 'x'.repeat(500_000) })
-    connection.send(`POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer wrong-key\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`)
+    connection.send(
+      `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer wrong-key\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+    )
     connection.send(body)
     const refused = await connection.next()
     expectErrorBody(refused, 401, 'invalid_api_key')

@@ -35,7 +35,8 @@ describe('README', () => {
       const documented = fallback!.replaceAll('`', '')
       const actual = option.defaultValueDescription ?? (option.defaultValue === undefined ? undefined : String(option.defaultValue))
       if (actual === undefined) expect(['—', 'none'], flag).toContain(documented)
-      else expect(actual.startsWith(documented) || documented === actual, `${flag}: README says ${documented}, CLI says ${actual}`).toBe(true)
+      else
+        expect(actual.startsWith(documented) || documented === actual, `${flag}: README says ${documented}, CLI says ${actual}`).toBe(true)
     }
   })
 })

@@ -23,10 +23,17 @@ const auth = { authorization: 'Bearer demo-pro-key' }
 /** A POST whose body is streamed in chunks without Content-Length. */
 function postChunked(url: string, chunks: string[]): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest(url, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (response) => {
-      let body = ''
-      response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => resolve({ status: response.statusCode!, body }))
-    })
+    const request = httpRequest(
+      url,
+      { method: 'POST', headers: { ...auth, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+      (response) => {
+        let body = ''
+        response
+          .setEncoding('utf8')
+          .on('data', (chunk: string) => (body += chunk))
+          .on('end', () => resolve({ status: response.statusCode!, body }))
+      },
+    )
     request.on('error', reject)
     for (const chunk of chunks) request.write(chunk)
     request.end()
@@ -36,7 +43,11 @@ function postChunked(url: string, chunks: string[]): Promise<{ status: number; b
 describe('request bodies', () => {
   it('answers 413 by Content-Length before reading the body', async () => {
     const server = await start({ bodyLimit: 1000 })
-    const response = await checkedFetch(`${server.apiUrl}/pets`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: 'x'.repeat(1001) })
+    const response = await checkedFetch(`${server.apiUrl}/pets`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: 'x'.repeat(1001),
+    })
     expect(response.status).toBe(413)
     expect(await response.json()).toMatchObject({ code: 'payload_too_large', status: 413 })
   })
@@ -54,9 +65,17 @@ describe('request bodies', () => {
   it('defaults the limit to 1 MiB', async () => {
     const server = await start()
     const body = JSON.stringify({ name: 'Rex', categoryId: 1, padding: 'x'.repeat(1024 * 1024) })
-    const response = await checkedFetch(`${server.apiUrl}/pets`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body })
+    const response = await checkedFetch(`${server.apiUrl}/pets`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body,
+    })
     expect(response.status).toBe(413)
-    const small = await checkedFetch(`${server.apiUrl}/pets`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Rex', categoryId: 1, padding: 'x'.repeat(1000 * 1000) }) })
+    const small = await checkedFetch(`${server.apiUrl}/pets`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Rex', categoryId: 1, padding: 'x'.repeat(1000 * 1000) }),
+    })
     expect(small.status).toBe(201)
   })
 })
@@ -70,13 +89,20 @@ describe('the body budget', () => {
         const socket = connect(port, '127.0.0.1')
         await new Promise((resolve) => socket.once('connect', resolve))
         socket.on('error', () => {})
-        socket.write('POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer demo-pro-key\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n{"nam')
+        socket.write(
+          'POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer demo-pro-key\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n{"nam',
+        )
         return socket
       }),
     )
     try {
       await new Promise((resolve) => setTimeout(resolve, 100))
-      const created = await checkedFetch(`${server.apiUrl}/pets`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"name":"Small","categoryId":1}', signal: AbortSignal.timeout(5000) })
+      const created = await checkedFetch(`${server.apiUrl}/pets`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: '{"name":"Small","categoryId":1}',
+        signal: AbortSignal.timeout(5000),
+      })
       expect(created.status).toBe(201)
     } finally {
       for (const socket of idle) socket.destroy()
@@ -108,7 +134,10 @@ describe('malformed requests never crash the server', () => {
 
   it('reads a hostile Host header as localhost, so it cannot change the path', async () => {
     const server = await start()
-    const reply = await rawExchange(Number(new URL(server.url).port), 'GET /v1/pets?limit=1 HTTP/1.1\r\nHost: evil/x\r\nAuthorization: Bearer demo-pro-key\r\nConnection: close\r\n\r\n')
+    const reply = await rawExchange(
+      Number(new URL(server.url).port),
+      'GET /v1/pets?limit=1 HTTP/1.1\r\nHost: evil/x\r\nAuthorization: Bearer demo-pro-key\r\nConnection: close\r\n\r\n',
+    )
     expect(reply).toMatch(/^HTTP\/1\.1 200/)
   })
 })
@@ -119,7 +148,11 @@ describe('CORS for browser apps on another origin', () => {
     for (let index = 0; index < 3; index++) {
       const preflight = await checkedFetch(`${server.apiUrl}/pets`, {
         method: 'OPTIONS',
-        headers: { origin: 'http://app.test:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+        headers: {
+          origin: 'http://app.test:5173',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization, content-type',
+        },
       })
       expect(preflight.status).toBe(204)
       expect(preflight.headers.get('access-control-allow-origin')).toBe('http://app.test:5173')
@@ -140,7 +173,15 @@ describe('CORS for browser apps on another origin', () => {
     const response = await checkedFetch(`${server.apiUrl}${path}`, { headers: { ...headers, origin: 'http://app.test:5173' } })
     expect(response.headers.get('access-control-allow-origin')).toBe('http://app.test:5173')
     const exposed = response.headers.get('access-control-expose-headers')!.split(', ')
-    for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Deprecation', 'Sunset', 'Link']) {
+    for (const name of [
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+      'Retry-After',
+      'Deprecation',
+      'Sunset',
+      'Link',
+    ]) {
       expect(exposed).toContain(name)
     }
     expect(response.headers.get('access-control-expose-headers')).toBe(exposedHeaders)
@@ -164,8 +205,14 @@ describe('control endpoints', () => {
 
   it('resets the catalogue, limits and bans', async () => {
     const server = await start({ keys: { tiny: 'enterprise:1/10' }, ban: { after: 0, durationMs: 60_000 } })
-    await checkedFetch(`${server.apiUrl}/pets`, { method: 'POST', headers: { authorization: 'Bearer tiny', 'content-type': 'application/json' }, body: '{"name":"New","categoryId":1}' })
-    expect((await (await checkedFetch(`${server.apiUrl}/pets`, { headers: { authorization: 'Bearer tiny' } })).json()).code).toBe('api_key_banned')
+    await checkedFetch(`${server.apiUrl}/pets`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer tiny', 'content-type': 'application/json' },
+      body: '{"name":"New","categoryId":1}',
+    })
+    expect((await (await checkedFetch(`${server.apiUrl}/pets`, { headers: { authorization: 'Bearer tiny' } })).json()).code).toBe(
+      'api_key_banned',
+    )
     const reset = await checkedFetch(`${server.url}/__sim/reset`, { method: 'POST', headers: { 'content-type': 'application/json' } })
     expect(await reset.json()).toMatchObject({ status: 'reset', pets: 50 })
     const after = await checkedFetch(`${server.apiUrl}/pets?limit=100`, { headers: { authorization: 'Bearer tiny' } })
@@ -180,7 +227,11 @@ describe('control endpoints', () => {
   ])('advances the clock with %j', async (body, milliseconds) => {
     const server = await start()
     const before = (await (await checkedFetch(`${server.url}/__sim/clock`)).json()).epochMs
-    const response = await checkedFetch(`${server.url}/__sim/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    const response = await checkedFetch(`${server.url}/__sim/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
     const after = (await response.json()).epochMs
     expect(after - before).toBeGreaterThanOrEqual(milliseconds)
     expect(after - before).toBeLessThan(milliseconds + 1000)
@@ -188,7 +239,11 @@ describe('control endpoints', () => {
 
   it('sets the clock, which moves the API (getPet after its removal)', async () => {
     const server = await start()
-    const response = await checkedFetch(`${server.url}/__sim/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ set: '2031-01-01T00:00:00Z' }) })
+    const response = await checkedFetch(`${server.url}/__sim/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ set: '2031-01-01T00:00:00Z' }),
+    })
     expect((await response.json()).now).toMatch(/^2031-01-01T00:00:0/)
     expect((await checkedFetch(`${server.apiUrl}/pets/1`, { headers: auth })).status).toBe(410)
   })
@@ -201,7 +256,11 @@ describe('control endpoints', () => {
     ['a bad instant', '{"set":"someday"}'],
   ])('refuses a clock body that is %s with 400', async (_case, body) => {
     const server = await start()
-    const response = await checkedFetch(`${server.url}/__sim/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+    const response = await checkedFetch(`${server.url}/__sim/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    })
     expect(response.status).toBe(400)
     expect((await response.json()).code).toBe('invalid_body')
   })
@@ -214,8 +273,18 @@ describe('control endpoints', () => {
     ['a set that an advance then takes past the range', { set: '9999-12-31T23:00:00Z', advance: '2h' }],
   ])('refuses %s with 400, and moves nothing', async (_case, body) => {
     const server = await start()
-    const before = await (await checkedFetch(`${server.url}/__sim/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"set":"2030-01-01T00:00:00Z","freeze":true}' })).json()
-    const response = await checkedFetch(`${server.url}/__sim/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    const before = await (
+      await checkedFetch(`${server.url}/__sim/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"set":"2030-01-01T00:00:00Z","freeze":true}',
+      })
+    ).json()
+    const response = await checkedFetch(`${server.url}/__sim/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
     expect(response.status).toBe(400)
     expect((await response.json()).code).toBe('invalid_body')
     expect(await (await checkedFetch(`${server.url}/__sim/clock`)).json()).toEqual(before)
@@ -271,15 +340,18 @@ describe('createMiddleware', () => {
     const host = createHttpServer((incoming, outgoing) => {
       middleware(incoming, outgoing, () => {
         let body = ''
-        incoming.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => {
-          outgoing.writeHead(200, { 'content-type': 'text/plain' }).end(`app got ${incoming.method} ${incoming.url} ${body}`)
-        })
+        incoming
+          .setEncoding('utf8')
+          .on('data', (chunk: string) => (body += chunk))
+          .on('end', () => {
+            outgoing.writeHead(200, { 'content-type': 'text/plain' }).end(`app got ${incoming.method} ${incoming.url} ${body}`)
+          })
       })
     })
     await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve))
     const origin = `http://127.0.0.1:${(host.address() as { port: number }).port}`
     try {
-      expect((await checkedFetch(`${origin}/v1/pets?limit=2`, { headers: auth }).then((response) => response.json()))).toHaveLength(2)
+      expect(await checkedFetch(`${origin}/v1/pets?limit=2`, { headers: auth }).then((response) => response.json())).toHaveLength(2)
       expect((await checkedFetch(`${origin}/__sim/health`)).status).toBe(200)
       const passed = await checkedFetch(`${origin}/app/form`, { method: 'POST', body: 'hello' })
       expect(await passed.text()).toBe('app got POST /app/form hello')
@@ -318,7 +390,13 @@ describe('freezing the clock', () => {
   it('stands still until moved, and runs again when unfrozen', async () => {
     const server = await start()
     const post = async (body: unknown) =>
-      (await fetch(`${server.url}/__sim/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()
+      (
+        await fetch(`${server.url}/__sim/clock`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).json()
     const frozen = await post({ set: '2030-01-01T00:00:00Z', freeze: true })
     expect(frozen).toEqual({ now: '2030-01-01T00:00:00.000Z', epochMs: Date.parse('2030-01-01T00:00:00Z'), frozen: true })
     await new Promise((resolve) => setTimeout(resolve, 30))
@@ -328,7 +406,17 @@ describe('freezing the clock', () => {
     expect(running.frozen).toBe(false)
     await new Promise((resolve) => setTimeout(resolve, 30))
     expect((await (await fetch(`${server.url}/__sim/clock`)).json()).epochMs).toBeGreaterThan(Date.parse('2030-01-01T00:01:00Z'))
-    expect((await (await fetch(`${server.url}/__sim/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"freeze":"yes"}' })).json()).code).toBe('invalid_body')
+    expect(
+      (
+        await (
+          await fetch(`${server.url}/__sim/clock`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: '{"freeze":"yes"}',
+          })
+        ).json()
+      ).code,
+    ).toBe('invalid_body')
   })
 })
 
@@ -341,7 +429,11 @@ describe('random raw requests (bounded fuzz)', () => {
     const request = fc
       .record({
         method: fc.oneof(fc.constantFrom('GET', 'POST', 'PUT', 'OPTIONS', 'HEAD', 'DELETE'), token),
-        path: fc.oneof(fc.constantFrom('/v1/pets', '/v1/pets/1', '/__sim/health', '/'), token.map((text) => `/v1/${text}`), token),
+        path: fc.oneof(
+          fc.constantFrom('/v1/pets', '/v1/pets/1', '/__sim/health', '/'),
+          token.map((text) => `/v1/${text}`),
+          token,
+        ),
         headers: fc.array(fc.tuple(token, token), { maxLength: 5 }),
         body: fc.option(fc.string({ unit: 'binary', maxLength: 300 }), { nil: undefined }),
       })

@@ -32,10 +32,14 @@ function serve(options: SimulatorOptions = {}) {
 describe('the seeded catalogue', () => {
   it('is byte-identical for the same seed across simulators', async () => {
     const first = serve({ seed: 99 })
-    const firstBody = await (await checkedFetch('http://petstore.test/v1/pets?limit=100', { headers: { authorization: 'Bearer demo-free-key' } })).text()
+    const firstBody = await (
+      await checkedFetch('http://petstore.test/v1/pets?limit=100', { headers: { authorization: 'Bearer demo-free-key' } })
+    ).text()
     servers.pop()!.close()
     const second = serve({ seed: 99 })
-    const secondBody = await (await checkedFetch('http://petstore.test/v1/pets?limit=100', { headers: { authorization: 'Bearer demo-free-key' } })).text()
+    const secondBody = await (
+      await checkedFetch('http://petstore.test/v1/pets?limit=100', { headers: { authorization: 'Bearer demo-free-key' } })
+    ).text()
     expect(secondBody).toBe(firstBody)
     expect(second.simulator.store.all()).toEqual(first.simulator.store.all())
   })
@@ -86,16 +90,31 @@ describe('fixtures', () => {
       { id: 10, name: 'Rex', categoryId: 1, status: 'sold' },
       { id: 11, name: 'Tom', categoryId: 2, status: 'available' },
     ])
-    expect((await call('/v1/pets', { method: 'POST', body: '{"name":"New","categoryId":3}', headers: { 'content-type': 'application/json' } })).body.id).toBe(12)
+    expect(
+      (await call('/v1/pets', { method: 'POST', body: '{"name":"New","categoryId":3}', headers: { 'content-type': 'application/json' } }))
+        .body.id,
+    ).toBe(12)
   })
 
   it.each([
     [{ pets: [] }, /must be a JSON array/],
     [[{ name: 'Rex' }], /#0 .*categoryId: is required/],
-    [[{ name: 'Rex', categoryId: 1 }, { name: 'Tom', categoryId: 'x' }], /#1 .*categoryId: must be an integer/],
+    [
+      [
+        { name: 'Rex', categoryId: 1 },
+        { name: 'Tom', categoryId: 'x' },
+      ],
+      /#1 .*categoryId: must be an integer/,
+    ],
     [[{ name: 'Rex', categoryId: 1, status: 'lost' }], /#0 .*status: must be one of/],
     [[{ name: 'Rex', categoryId: 1, colour: 'red' }], /#0 .*colour/],
-    [[{ id: 1, name: 'Rex', categoryId: 1 }, { id: 1, name: 'Tom', categoryId: 1 }], /#1 repeats the id 1/],
+    [
+      [
+        { id: 1, name: 'Rex', categoryId: 1 },
+        { id: 1, name: 'Tom', categoryId: 1 },
+      ],
+      /#1 repeats the id 1/,
+    ],
     [[{ id: 0, name: 'Rex', categoryId: 1 }], /#0 .*id: must be a positive integer/],
   ])('refuses bad fixtures %j, naming the entry', (fixtures, message) => {
     expect(() => createSimulator({ fixtures })).toThrow(message)
@@ -120,7 +139,12 @@ describe('instances', () => {
   it('reset() restores the catalogue, limits, journal and clock', async () => {
     const clock = createManualClock('2030-01-01T00:00:00Z')
     const { simulator, call } = serve({ clock, keys: { small: 'enterprise:1/10' } })
-    await call('/v1/pets', { method: 'POST', key: 'small', body: '{"name":"X","categoryId":1}', headers: { 'content-type': 'application/json' } })
+    await call('/v1/pets', {
+      method: 'POST',
+      key: 'small',
+      body: '{"name":"X","categoryId":1}',
+      headers: { 'content-type': 'application/json' },
+    })
     expect((await call('/v1/pets', { key: 'small' })).status).toBe(429)
     simulator.clock.advance(3_600_000)
     expect(simulator.journal.entries()).toHaveLength(2)
@@ -141,16 +165,25 @@ describe('options', () => {
       ['demo-business-key', 'business'],
       ['demo-enterprise-key', 'enterprise'],
     ])
-    for (const [key, limit] of [['demo-free-key', 60], ['demo-pro-key', 300], ['demo-business-key', 1000], ['demo-enterprise-key', 5000]] as const) {
+    for (const [key, limit] of [
+      ['demo-free-key', 60],
+      ['demo-pro-key', 300],
+      ['demo-business-key', 1000],
+      ['demo-enterprise-key', 5000],
+    ] as const) {
       expect((await call('/v1/pets', { key })).headers.get('x-ratelimit-limit')).toBe(String(limit))
     }
   })
 
   it('serves under a full base URL only, for production or staging addresses', async () => {
     const { call } = serve({ baseUrl: 'https://staging.animals.example/api/v1/' })
-    const response = await checkedFetch('https://staging.animals.example/api/v1/pets?limit=1', { headers: { authorization: 'Bearer demo-pro-key' } })
+    const response = await checkedFetch('https://staging.animals.example/api/v1/pets?limit=1', {
+      headers: { authorization: 'Bearer demo-pro-key' },
+    })
     expect(response.status).toBe(200)
-    const getPet = await checkedFetch('https://staging.animals.example/api/v1/pets/1', { headers: { authorization: 'Bearer demo-pro-key' } })
+    const getPet = await checkedFetch('https://staging.animals.example/api/v1/pets/1', {
+      headers: { authorization: 'Bearer demo-pro-key' },
+    })
     expect(getPet.headers.get('link')).toBe('</api/v1/pets>; rel="successor-version"')
     await expect(call('/v1/pets')).rejects.toThrow()
   })
@@ -162,7 +195,11 @@ describe('options', () => {
     server.listen({ onUnhandledFrame: 'error' })
     servers.push(server)
     const post = (origin: string) =>
-      checkedFetch(`${origin}/v1/pets`, { method: 'POST', headers: { authorization: 'Bearer demo-pro-key', 'content-type': 'application/json' }, body: '{"name":"Staged","categoryId":1}' })
+      checkedFetch(`${origin}/v1/pets`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer demo-pro-key', 'content-type': 'application/json' },
+        body: '{"name":"Staged","categoryId":1}',
+      })
     expect((await post('https://staging.animals.example')).status).toBe(201)
     expect(staging.store.size).toBe(51)
     expect(production.store.size).toBe(50)
@@ -194,7 +231,11 @@ describe('options', () => {
 
   it('defaults a created pet to the configured status', async () => {
     const { call } = serve({ defaultStatus: 'pending' })
-    const response = await call('/v1/pets', { method: 'POST', body: '{"name":"X","categoryId":1}', headers: { 'content-type': 'application/json' } })
+    const response = await call('/v1/pets', {
+      method: 'POST',
+      body: '{"name":"X","categoryId":1}',
+      headers: { 'content-type': 'application/json' },
+    })
     expect(response.body.status).toBe('pending')
   })
 
@@ -229,8 +270,26 @@ describe('journal and client addresses', () => {
     await call('/v1/pets/9999', { key: 'wrong' })
     const entries = simulator.journal.entries()
     expect(entries.map(({ durationMs: _, ...entry }) => entry)).toEqual([
-      { sequence: 1, at: '2030-01-01T00:00:00.000Z', method: 'GET', path: '/v1/pets?limit=2', status: 200, operation: 'listPets', caller: simulator.keys[1]!.fingerprint, plan: 'pro' },
-      { sequence: 2, at: '2030-01-01T00:00:00.000Z', method: 'GET', path: '/v1/pets/9999', status: 401, operation: 'getPet', caller: 'anonymous', plan: 'anonymous' },
+      {
+        sequence: 1,
+        at: '2030-01-01T00:00:00.000Z',
+        method: 'GET',
+        path: '/v1/pets?limit=2',
+        status: 200,
+        operation: 'listPets',
+        caller: simulator.keys[1]!.fingerprint,
+        plan: 'pro',
+      },
+      {
+        sequence: 2,
+        at: '2030-01-01T00:00:00.000Z',
+        method: 'GET',
+        path: '/v1/pets/9999',
+        status: 401,
+        operation: 'getPet',
+        caller: 'anonymous',
+        plan: 'anonymous',
+      },
     ])
     expect(JSON.stringify(entries)).not.toContain('demo-pro-key')
   })
@@ -270,7 +329,12 @@ describe('in a user test suite', () => {
 describe('in-process, beside the other APIs an app calls', () => {
   it('leaves requests that match no path of the API to msw, uncounted and unjournaled', async () => {
     const { simulator, call } = serve()
-    for (const url of ['https://api.stripe.com/v1/customers', 'https://api.openai.com/v1/models', 'http://petstore.test/v1/nope', 'http://petstore.test/foo/v1/pets']) {
+    for (const url of [
+      'https://api.stripe.com/v1/customers',
+      'https://api.openai.com/v1/models',
+      'http://petstore.test/v1/nope',
+      'http://petstore.test/foo/v1/pets',
+    ]) {
       // onUnhandledFrame: 'error' (see serve): msw refuses the unhandled request, so the fetch fails.
       await expect(fetch(url, { headers: { authorization: 'Bearer demo-pro-key' } }), url).rejects.toThrow()
     }
@@ -278,7 +342,7 @@ describe('in-process, beside the other APIs an app calls', () => {
     expect((await call('/v1/pets?limit=1')).headers.get('x-ratelimit-remaining')).toBe('299')
   })
 
-  it('answers every path on the origin of a full base URL: the API\'s 404 under it, a plain 404 outside it', async () => {
+  it("answers every path on the origin of a full base URL: the API's 404 under it, a plain 404 outside it", async () => {
     const { call } = serve({ baseUrl: 'http://petstore.test/v1' })
     const underApi = await call('/v1/nope')
     expect(underApi).toMatchObject({ status: 404, body: { code: 'route_not_found' } })
@@ -288,7 +352,7 @@ describe('in-process, beside the other APIs an app calls', () => {
     expect(await outside.json()).toMatchObject({ code: 'route_not_found', status: 404 })
   })
 
-  it('answers an internal failure with the spec\'s Error body, not msw\'s 500', async () => {
+  it("answers an internal failure with the spec's Error body, not msw's 500", async () => {
     const { simulator } = serve()
     simulator.store.list = () => {
       throw new Error('disk on fire')
@@ -334,7 +398,10 @@ describe('state a simulator hands out', () => {
 describe('preflights in-process', () => {
   it('answers OPTIONS on an API path as the server does: 204, no key, not counted', async () => {
     const { call } = serve()
-    const preflight = await fetch('http://petstore.test/v1/pets', { method: 'OPTIONS', headers: { 'access-control-request-method': 'POST' } })
+    const preflight = await fetch('http://petstore.test/v1/pets', {
+      method: 'OPTIONS',
+      headers: { 'access-control-request-method': 'POST' },
+    })
     expect(preflight.status).toBe(204)
     expect(preflight.headers.get('access-control-allow-methods')).toContain('POST')
     expect((await call('/v1/pets?limit=1', { key: 'demo-free-key' })).headers.get('x-ratelimit-remaining')).toBe('59')

@@ -51,7 +51,10 @@ export interface App {
 export function createApp(options: AppOptions = {}): App {
   const simulator = options.simulator ?? createSimulatorCore(options)
   const { basePath, pipeline } = simulator
-  const control = options.control === false ? undefined : createControlPlane(simulator, options.control === true || options.control === undefined ? {} : options.control)
+  const control =
+    options.control === false
+      ? undefined
+      : createControlPlane(simulator, options.control === true || options.control === undefined ? {} : options.control)
   const openApi = options.openApiDocument === undefined ? undefined : createOpenApiRoute(options.openApiDocument)
   const allowedMethods = [...new Set([...pipeline.table.methods, ...(control?.methods ?? []), 'OPTIONS'])].join(', ')
   const underApi = (path: string) => basePath === '' || path === basePath || path.startsWith(`${basePath}/`)
@@ -59,7 +62,8 @@ export function createApp(options: AppOptions = {}): App {
 
   function route(request: PlainRequest): PlainResponse | Promise<PlainResponse> {
     const { path } = request
-    if (!path.startsWith('/')) throw new ApiError('bad_request', `The request target must be a path (got ${JSON.stringify(path.slice(0, 100))})`)
+    if (!path.startsWith('/'))
+      throw new ApiError('bad_request', `The request target must be a path (got ${JSON.stringify(path.slice(0, 100))})`)
     if (hasDotSegment(path)) throw new ApiError('bad_request', 'The path has a dot segment (. or ..): send it resolved')
     // The control plane first: its own rules for pages on other origins, preflights included. A base path at
     // the root would swallow /__sim and /openapi.*, so those are checked before the API.

@@ -71,7 +71,12 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
     { method: 'GET', path: '/', name: 'dashboard', resolve: () => dashboardResponse() },
     { method: 'GET', path: '/state', name: 'state', resolve: () => jsonResponse(simulator.state(), 200) },
     { method: 'GET', path: '/events', name: 'events', resolve: () => streams.respond() },
-    { method: 'GET', path: '/health', name: 'health', resolve: () => jsonResponse({ status: 'ok', pets: simulator.store.size, ...clockState() }, 200) },
+    {
+      method: 'GET',
+      path: '/health',
+      name: 'health',
+      resolve: () => jsonResponse({ status: 'ok', pets: simulator.store.size, ...clockState() }, 200),
+    },
     {
       method: 'POST',
       path: '/reset',
@@ -122,7 +127,10 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
         } catch (error) {
           // All or nothing: the rules of a refused array are not left half added.
           for (const id of ids) simulator.faults.remove(id)
-          throw new ApiError('invalid_body', rules.length > 1 ? `Rule #${ids.length}: ${(error as Error).message}` : (error as Error).message)
+          throw new ApiError(
+            'invalid_body',
+            rules.length > 1 ? `Rule #${ids.length}: ${(error as Error).message}` : (error as Error).message,
+          )
         }
         return jsonResponse({ ids, faults: simulator.faults.list() }, 201)
       },
@@ -159,7 +167,8 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
       const samePath = routes.filter((route) => {
         if (route.path === path) return true
         const prefix = route.path.endsWith('/{id}') ? route.path.slice(0, -'{id}'.length) : undefined
-        if (prefix === undefined || !path.startsWith(prefix) || path.length === prefix.length || path.indexOf('/', prefix.length) !== -1) return false
+        if (prefix === undefined || !path.startsWith(prefix) || path.length === prefix.length || path.indexOf('/', prefix.length) !== -1)
+          return false
         id = decodeSegment(path.slice(prefix.length))
         return true
       })
@@ -209,7 +218,10 @@ function guard(request: PlainRequest, options: ControlOptions, shell: boolean): 
     }
     const host = hostName(request.authority)
     if (host === undefined || !(isLoopbackHostName(host) || options.allowedHosts?.includes(host) === true)) {
-      throw new ApiError('control_forbidden', `Control endpoints answer loopback host names only (got Host ${request.authority ?? 'none'}); allow others by name, or configure an admin token`)
+      throw new ApiError(
+        'control_forbidden',
+        `Control endpoints answer loopback host names only (got Host ${request.authority ?? 'none'}); allow others by name, or configure an admin token`,
+      )
     }
   }
   // POST is the one state-changing method a CORS-simple request can use (DELETE is always preflighted).

@@ -1,4 +1,10 @@
-import { payloadTooLarge, type PlainRequest, type PlainResponse, type ResponseStream, type TransportFacts } from '../core/pipeline/plain-http.ts'
+import {
+  payloadTooLarge,
+  type PlainRequest,
+  type PlainResponse,
+  type ResponseStream,
+  type TransportFacts,
+} from '../core/pipeline/plain-http.ts'
 
 /**
  * A Fetch `Request` seen as a {@link PlainRequest}: the lane of `app.fetch`
@@ -101,7 +107,11 @@ function streamedResponse(response: PlainResponse, stream: ResponseStream, signa
   return new Response(body, { status: response.status, headers: response.headers })
 }
 
-function brokenResponse(response: PlainResponse, fault: NonNullable<PlainResponse['transportFault']>, signal: AbortSignal | undefined): Response | Promise<Response> {
+function brokenResponse(
+  response: PlainResponse,
+  fault: NonNullable<PlainResponse['transportFault']>,
+  signal: AbortSignal | undefined,
+): Response | Promise<Response> {
   switch (fault.kind) {
     case 'reset':
       return Response.error()
@@ -137,7 +147,8 @@ function brokenResponse(response: PlainResponse, fault: NonNullable<PlainRespons
 }
 
 function wholeResponse(response: PlainResponse, method?: string): Response {
-  if (method !== 'HEAD' || response.body === undefined) return new Response(response.body ?? null, { status: response.status, headers: response.headers })
+  if (method !== 'HEAD' || response.body === undefined)
+    return new Response(response.body ?? null, { status: response.status, headers: response.headers })
   const headers = { ...response.headers, 'Content-Length': String(utf8Encoder.encode(response.body).byteLength) }
   return new Response(null, { status: response.status, headers })
 }

@@ -29,7 +29,8 @@ export function createOpenApiRoute(load: () => OpenApiDocumentSource | Promise<O
   return {
     owns: (path) => path === openApiPaths.json || path === openApiPaths.yaml,
     async respond(method, path) {
-      if (method !== 'GET' && method !== 'HEAD') throw new ApiError('method_not_allowed', `${method} is not supported here; use GET or HEAD`, { Allow: 'GET, HEAD' })
+      if (method !== 'GET' && method !== 'HEAD')
+        throw new ApiError('method_not_allowed', `${method} is not supported here; use GET or HEAD`, { Allow: 'GET, HEAD' })
       const { yaml, json } = await get()
       return path === openApiPaths.json
         ? { status: 200, headers: { 'Content-Type': 'application/json' }, body: json }

@@ -56,12 +56,17 @@ async function toServerOptions(options: CliOptions): Promise<StartServerOptions>
     defaultStatus: options.defaultStatus,
     // The control plane checks every request itself: the admin token when there is one, else loopback clients under a loopback
     // or allowed host name, however the server is bound.
-    control: options.adminToken === undefined ? { allowedHosts: options.allowedHost } : { adminToken: options.adminToken, allowedHosts: options.allowedHost },
+    control:
+      options.adminToken === undefined
+        ? { allowedHosts: options.allowedHost }
+        : { adminToken: options.adminToken, allowedHosts: options.allowedHost },
     prefer: options.prefer,
     faults: readFaults(options),
   })
   if (options.headersTimeout > options.requestTimeout) {
-    throw new UsageError(`--headers-timeout (${options.headersTimeout} ms) must not be longer than --request-timeout (${options.requestTimeout} ms)`)
+    throw new UsageError(
+      `--headers-timeout (${options.headersTimeout} ms) must not be longer than --request-timeout (${options.requestTimeout} ms)`,
+    )
   }
   return {
     app,
@@ -113,7 +118,12 @@ function readKeys(options: CliOptions): Record<string, string> | undefined {
   const keys: Record<string, string> = {}
   if (options.keys !== undefined) {
     const data = readJsonFile(options.keys, '--keys')
-    if (typeof data !== 'object' || data === null || Array.isArray(data) || !Object.values(data).every((plan) => typeof plan === 'string')) {
+    if (
+      typeof data !== 'object' ||
+      data === null ||
+      Array.isArray(data) ||
+      !Object.values(data).every((plan) => typeof plan === 'string')
+    ) {
       throw new UsageError(`--keys ${options.keys} must hold a JSON object of "token": "plan"`)
     }
     Object.assign(keys, data)
@@ -150,14 +160,18 @@ function printBanner(running: RunningServer, options: CliOptions): void {
   const headline = `petstore-sim listening on ${running.apiUrl}`
   const control = `${running.url}/__sim`
   if (options.log === 'json') {
-    process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), message: headline, url: running.url, apiUrl: running.apiUrl, control, dashboard: `${control}/`, keys })}\n`)
+    process.stdout.write(
+      `${JSON.stringify({ time: new Date().toISOString(), message: headline, url: running.url, apiUrl: running.apiUrl, control, dashboard: `${control}/`, keys })}\n`,
+    )
     return
   }
   const lines = [headline]
   if (options.log === 'pretty') {
     lines.push(usingDemoKeys ? 'Demo API keys (send "Authorization: Bearer <key>"):' : 'API keys (fingerprints; the keys are yours):')
     for (const key of keys) lines.push(`  ${key.key.padEnd(22)} ${key.plan.padEnd(24)} ${key.perMinute}/min, ${key.perDay}/day`)
-    lines.push(`Control endpoints: ${control}/health, /reset, /clock, /requests, /faults (${options.adminToken === undefined ? 'loopback clients only' : 'with the admin token'})`)
+    lines.push(
+      `Control endpoints: ${control}/health, /reset, /clock, /requests, /faults (${options.adminToken === undefined ? 'loopback clients only' : 'with the admin token'})`,
+    )
     lines.push(`OpenAPI document: ${running.url}/openapi.json (or .yaml)`)
     lines.push(`Dashboard: ${control}/ (keys, limits, requests, clock and faults, live in the browser)`)
   }

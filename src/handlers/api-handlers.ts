@@ -61,16 +61,33 @@ export function createApiHandlers(simulator: SimulatorCore, options: ApiHandlerO
     }),
     // A preflight is answered as the server answers it (no key, not counted), not as a 405 of the API.
     ...table.paths.map(({ path }) =>
-      http.options(pattern(path), ({ request }) => toFetchResponse(preflightResponse(toPlainRequest(request, bodyLimit, transportOf(request)), preflightMethods))),
+      http.options(pattern(path), ({ request }) =>
+        toFetchResponse(preflightResponse(toPlainRequest(request, bodyLimit, transportOf(request)), preflightMethods)),
+      ),
     ),
-    ...table.paths.map(({ path, allow }) => http.all(pattern(path), answer(() => ({ kind: 'wrong-method', allow })))),
+    ...table.paths.map(({ path, allow }) =>
+      http.all(
+        pattern(path),
+        answer(() => ({ kind: 'wrong-method', allow })),
+      ),
+    ),
     ...(baseOrigin === undefined
       ? []
       : [
-          http.all(urlPattern(baseOrigin, basePath, { subtree: true }), answer(() => unknownPath)),
+          http.all(
+            urlPattern(baseOrigin, basePath, { subtree: true }),
+            answer(() => unknownPath),
+          ),
           // The rest of the API's origin, as the server answers it: a 404 outside the API, not counted.
           http.all(urlPattern(baseOrigin, '', { subtree: true }), ({ request }) =>
-            toFetchResponse(errorResponse(new ApiError('route_not_found', `No route ${request.method} ${new URL(request.url).pathname}: the API is under ${basePath || '/'}`))),
+            toFetchResponse(
+              errorResponse(
+                new ApiError(
+                  'route_not_found',
+                  `No route ${request.method} ${new URL(request.url).pathname}: the API is under ${basePath || '/'}`,
+                ),
+              ),
+            ),
           ),
         ]),
   ]

@@ -5,7 +5,6 @@ import type { TransportFacts } from '../core/pipeline/plain-http.ts'
 import type { Engine } from '../node/engine.ts'
 import { createApiHandlers } from './api-handlers.ts'
 
-
 export interface MswLaneOptions {
   readonly app: App
   /** The user's own MSW handlers, tried first, as `server.use` does in-process; what they leave unanswered goes on to the simulator. */

@@ -18,7 +18,10 @@ export function toFetchRequest(incoming: IncomingMessage, bodyLimit: number, bud
   }
   if (hasDotSegment(target.split('?', 1)[0]!)) throw new ApiError('bad_request', 'The path has a dot segment (. or ..): send it resolved')
   const method = incoming.method ?? 'GET'
-  const hasBody = method !== 'GET' && method !== 'HEAD' && (incoming.headers['content-length'] !== '0' || incoming.headers['transfer-encoding'] !== undefined)
+  const hasBody =
+    method !== 'GET' &&
+    method !== 'HEAD' &&
+    (incoming.headers['content-length'] !== '0' || incoming.headers['transfer-encoding'] !== undefined)
   try {
     // The raw name/value pairs go to Request as they are: one conversion, no intermediate Headers.
     const raw = incoming.rawHeaders
@@ -60,7 +63,8 @@ function lazyBody(incoming: IncomingMessage, bodyLimit: number, budget: BodyBudg
 export async function sendFetchResponse(outgoing: ServerResponse, response: Response, method: string | undefined): Promise<void> {
   // A network error (`Response.error()`, a fault rule's reset): no answer, the connection dropped.
   if (response.type === 'error') return dropConnection(outgoing)
-  if (response.body !== null && response.headers.get('content-type')?.startsWith('text/event-stream') === true) return pipeStream(outgoing, response, response.body)
+  if (response.body !== null && response.headers.get('content-type')?.startsWith('text/event-stream') === true)
+    return pipeStream(outgoing, response, response.body)
   const { bytes: body, broken } = await readAll(response)
   const headers: Record<string, string | string[] | number> = {}
   response.headers.forEach((value, name) => {
@@ -69,7 +73,8 @@ export async function sendFetchResponse(outgoing: ServerResponse, response: Resp
   const cookies = response.headers.getSetCookie()
   if (cookies.length > 0) headers['set-cookie'] = cookies
   // A HEAD's answer carries the GET's Content-Length and no body.
-  if (response.status !== 204 && response.status !== 304 && !(method === 'HEAD' && headers['content-length'] !== undefined)) headers['content-length'] = body?.length ?? 0
+  if (response.status !== 204 && response.status !== 304 && !(method === 'HEAD' && headers['content-length'] !== undefined))
+    headers['content-length'] = body?.length ?? 0
   if (broken && method !== 'HEAD') {
     // A body that broke off (a fault rule's truncate): what arrived, under the full Content-Length, then the connection dropped.
     headers['content-length'] = response.headers.get('content-length') ?? headers['content-length']!
@@ -88,7 +93,9 @@ export async function sendFetchResponse(outgoing: ServerResponse, response: Resp
  */
 async function pipeStream(outgoing: ServerResponse, response: Response, body: ReadableStream<Uint8Array>): Promise<void> {
   const headers: Record<string, string> = {}
-  response.headers.forEach((value, name) => (headers[name] = value))
+  response.headers.forEach((value, name) => {
+    headers[name] = value
+  })
   headers.connection = 'close'
   outgoing.writeHead(response.status, headers)
   const reader = body.getReader()

@@ -2,7 +2,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ApiError } from '../core/pipeline/api-error.ts'
 import { normalizePath } from '../core/pipeline/path-normalisation.ts'
 import type { BodyBudget } from './body-budget.ts'
-import { payloadTooLarge, type PlainRequest, type PlainResponse, type ResponseStream, type TransportFacts } from '../core/pipeline/plain-http.ts'
+import {
+  payloadTooLarge,
+  type PlainRequest,
+  type PlainResponse,
+  type ResponseStream,
+  type TransportFacts,
+} from '../core/pipeline/plain-http.ts'
 
 /**
  * A Node `IncomingMessage` seen as a {@link PlainRequest}: the direct lane.
@@ -139,7 +145,10 @@ function consumedBody(incoming: IncomingMessage): Uint8Array | undefined {
     text = JSON.stringify(body)
   } catch (error) {
     // Not from a JSON parser (a cycle, a BigInt): some other middleware's object.
-    throw new ApiError('bad_request', `The request body was read before the simulator and cannot be serialised again: ${(error as Error).message}`)
+    throw new ApiError(
+      'bad_request',
+      `The request body was read before the simulator and cannot be serialised again: ${(error as Error).message}`,
+    )
   }
   return utf8Encoder.encode(text ?? '')
 }
@@ -155,7 +164,12 @@ const utf8Encoder = new TextEncoder()
  * small bodies wait behind them. Everything taken is given back once the body
  * is handed on (or refused).
  */
-function collectBody(incoming: IncomingMessage, limit: number, length: number | undefined, budget: BodyBudget | undefined): Promise<Uint8Array> {
+function collectBody(
+  incoming: IncomingMessage,
+  limit: number,
+  length: number | undefined,
+  budget: BodyBudget | undefined,
+): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
@@ -232,12 +246,19 @@ function collectBody(incoming: IncomingMessage, limit: number, length: number | 
 export function writePlainResponse(outgoing: ServerResponse, response: PlainResponse, method: string | undefined): void {
   const fault = response.transportFault
   // A HEAD has no body to cut: a truncated answer to it is its status and headers, as they would have been.
-  if (fault !== undefined && fault.kind !== 'empty' && !(fault.kind === 'truncate' && method === 'HEAD')) return breakConnection(outgoing, response, fault)
-  if (response.stream !== undefined) return writeStream(outgoing, response, response.stream)
+  if (fault !== undefined && fault.kind !== 'empty' && !(fault.kind === 'truncate' && method === 'HEAD')) {
+    breakConnection(outgoing, response, fault)
+    return
+  }
+  if (response.stream !== undefined) {
+    writeStream(outgoing, response, response.stream)
+    return
+  }
   const { headers } = response
   const body = fault?.kind === 'empty' ? '' : response.body
   // The headers object is this response's own (see PlainResponse): adding to it costs no copy.
-  if (response.status !== 204 && response.status !== 304) headers['Content-Length'] = String(body === undefined ? 0 : Buffer.byteLength(body))
+  if (response.status !== 204 && response.status !== 304)
+    headers['Content-Length'] = String(body === undefined ? 0 : Buffer.byteLength(body))
   outgoing.writeHead(response.status, headers)
   outgoing.end(method === 'HEAD' ? undefined : body)
 }
@@ -282,7 +303,10 @@ function breakConnection(outgoing: ServerResponse, response: PlainResponse, faul
     if (typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy()
     else socket.destroy()
   }
-  if (fault.kind === 'reset') return drop()
+  if (fault.kind === 'reset') {
+    drop()
+    return
+  }
   if (fault.kind === 'hang') {
     const timer = setTimeout(drop, fault.hangMs)
     socket?.once('close', () => clearTimeout(timer))

@@ -12,13 +12,21 @@ const { STATUS_CODES, maxHeaderSize: httpMaxHeaderSize } = process.getBuiltinMod
  * preconnect, a port scan), so it is closed as nginx closes it after
  * `client_header_timeout`; Node's own handler wrote it a 408.
  */
-export function clientErrorAnswer(error: NodeJS.ErrnoException, socket: Socket, headersTimeout: number, requestTimeout: number): ApiError | undefined {
+export function clientErrorAnswer(
+  error: NodeJS.ErrnoException,
+  socket: Socket,
+  headersTimeout: number,
+  requestTimeout: number,
+): ApiError | undefined {
   switch (error.code) {
     case 'ECONNRESET':
       return undefined
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       if (socket.bytesRead === 0) return undefined
-      return new ApiError('request_timeout', `The request did not arrive in time: its headers are due within ${headersTimeout} ms and the whole request within ${requestTimeout} ms`)
+      return new ApiError(
+        'request_timeout',
+        `The request did not arrive in time: its headers are due within ${headersTimeout} ms and the whole request within ${requestTimeout} ms`,
+      )
     case 'HPE_HEADER_OVERFLOW':
       return new ApiError('headers_too_large', `The request's headers are over ${httpMaxHeaderSize} bytes`)
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':

@@ -101,7 +101,15 @@ export function createRequestListener(options: ListenerOptions = {}): NodeListen
       : (incoming, outgoing) => {
           const started = log === undefined ? 0 : performance.now()
           serveThroughLane(lane, incoming, outgoing, bodyLimit, budget).then((status) => {
-            if (log !== undefined) log({ method: incoming.method ?? '-', path: (incoming.url ?? '-').slice(0, 2048), status, durationMs: performance.now() - started, plan: '-', caller: '-' })
+            if (log !== undefined)
+              log({
+                method: incoming.method ?? '-',
+                path: (incoming.url ?? '-').slice(0, 2048),
+                status,
+                durationMs: performance.now() - started,
+                plan: '-',
+                caller: '-',
+              })
           })
         }
   return Object.assign(listener, { app, ready: lane === undefined ? Promise.resolve() : lane.then(() => undefined) })
@@ -112,7 +120,13 @@ async function loadMswLane(app: App, options: ListenerOptions): Promise<FetchLan
   return createMswLane({ app, handlers: options.handlers, engine: options.engine ?? 'direct' })
 }
 
-async function serveThroughLane(lane: Promise<FetchLane>, incoming: IncomingMessage, outgoing: ServerResponse, bodyLimit: number, budget: BodyBudget): Promise<number> {
+async function serveThroughLane(
+  lane: Promise<FetchLane>,
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  bodyLimit: number,
+  budget: BodyBudget,
+): Promise<number> {
   try {
     const response = await (await lane)(await toFetchRequest(incoming, bodyLimit, budget), { clientAddress: incoming.socket.remoteAddress })
     await sendFetchResponse(outgoing, response, incoming.method)
@@ -205,7 +219,8 @@ export function createServer(options: ServerOptions = {}): SimulatorServer {
   const requestTimeout = options.requestTimeoutMs ?? defaults.requestTimeoutMs
   const maxPipelinedRequests = options.maxPipelinedRequests ?? defaults.maxPipelinedRequests
   checkTimeouts(headersTimeout, requestTimeout)
-  if (!Number.isSafeInteger(maxPipelinedRequests) || maxPipelinedRequests < 0) throw new RangeError(`maxPipelinedRequests must be a whole number, got ${maxPipelinedRequests}`)
+  if (!Number.isSafeInteger(maxPipelinedRequests) || maxPipelinedRequests < 0)
+    throw new RangeError(`maxPipelinedRequests must be a whole number, got ${maxPipelinedRequests}`)
 
   const listener = createRequestListener(options)
   const { app } = listener
@@ -222,7 +237,13 @@ export function createServer(options: ServerOptions = {}): SimulatorServer {
     if (log !== undefined) logPlain(log, incoming, response, started)
   }
   const refuseDraining = (incoming: IncomingMessage, outgoing: ServerResponse) =>
-    answer(incoming, outgoing, new ApiError('shutting_down', 'The simulator is shutting down; retry on a new connection', { 'Retry-After': String(shutdownRetryAfterSeconds) }))
+    answer(
+      incoming,
+      outgoing,
+      new ApiError('shutting_down', 'The simulator is shutting down; retry on a new connection', {
+        'Retry-After': String(shutdownRetryAfterSeconds),
+      }),
+    )
   // Node answers these two itself, with an empty body: its Host check is turned off below and done here, and
   // 'checkExpectation' replaces its bare 417 (lib/_http_server.js, parserOnIncoming).
   const serve = (incoming: IncomingMessage, outgoing: ServerResponse) => {
@@ -231,7 +252,15 @@ export function createServer(options: ServerOptions = {}): SimulatorServer {
   }
   const refuseExpectation = (incoming: IncomingMessage, outgoing: ServerResponse) => {
     if (lacksHost(incoming)) answer(incoming, outgoing, missingHost())
-    else answer(incoming, outgoing, new ApiError('expectation_failed', `Expect: ${JSON.stringify(incoming.headers.expect?.slice(0, 100))} is not supported; only 100-continue is`))
+    else
+      answer(
+        incoming,
+        outgoing,
+        new ApiError(
+          'expectation_failed',
+          `Expect: ${JSON.stringify(incoming.headers.expect?.slice(0, 100))} is not supported; only 100-continue is`,
+        ),
+      )
   }
 
   const server = createHttpServer(
@@ -243,7 +272,9 @@ export function createServer(options: ServerOptions = {}): SimulatorServer {
     },
     (incoming, outgoing) => guard.handle(incoming, outgoing, serve, refuseDraining),
   )
-  server.on('checkExpectation', (incoming: IncomingMessage, outgoing: ServerResponse) => guard.handle(incoming, outgoing, refuseExpectation, refuseDraining))
+  server.on('checkExpectation', (incoming: IncomingMessage, outgoing: ServerResponse) =>
+    guard.handle(incoming, outgoing, refuseExpectation, refuseDraining),
+  )
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     const apiError = clientErrorAnswer(error, socket, headersTimeout, requestTimeout)
     if (apiError === undefined || !socket.writable || !guard.canAnswerClientError(socket)) {
@@ -290,7 +321,10 @@ export function createServer(options: ServerOptions = {}): SimulatorServer {
 const shutdownRetryAfterSeconds = 1
 
 function checkTimeouts(headersTimeout: number, requestTimeout: number): void {
-  for (const [name, value] of [['headersTimeoutMs', headersTimeout], ['requestTimeoutMs', requestTimeout]] as const) {
+  for (const [name, value] of [
+    ['headersTimeoutMs', headersTimeout],
+    ['requestTimeoutMs', requestTimeout],
+  ] as const) {
     if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a whole number of milliseconds, got ${value}`)
   }
   // Node refuses the same (ERR_OUT_OF_RANGE), in its own option names.

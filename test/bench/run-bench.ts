@@ -48,7 +48,9 @@ function cpuTicks(pid: number): number {
 }
 
 function peakRssMiB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((entry) => entry.startsWith('VmHWM:'))!
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((entry) => entry.startsWith('VmHWM:'))!
   return Number(line.replace(/\D+/g, '')) / 1024
 }
 
@@ -165,7 +167,10 @@ async function measure(name: string, command: readonly string[], startupMs: numb
     // Back to the initial catalogue first, the state the GET row above was measured in: the POST runs add tens of
     // thousands of pets. Without this reset, one run measured 12,012/s here against 30,453/s in the GET row (cause
     // not isolated: store and heap size, or the machine's noise).
-    const reset = await fetch(`${new URL(server.apiUrl).origin}/__sim/reset`, { method: 'POST', headers: { 'content-type': 'application/json' } })
+    const reset = await fetch(`${new URL(server.apiUrl).origin}/__sim/reset`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+    })
     if (reset.status !== 200) throw new Error(`POST /__sim/reset answered ${reset.status}`)
     await load(server, 'list', warmupSeconds)
     dashboard = { without: [], with: [], events: 0, bytes: 0 }
@@ -208,18 +213,22 @@ console.log(
 const startups = []
 for (const server of servers) startups.push(await medianStartup(server.command, startupRuns))
 const measured: Measured[] = []
-for (const [index, server] of servers.entries()) measured.push(await measure(server.name, server.command, startups[index]!, 'dashboard' in server && server.dashboard))
+for (const [index, server] of servers.entries())
+  measured.push(await measure(server.name, server.command, startups[index]!, 'dashboard' in server && server.dashboard))
 
 const [bare, simulator, msw] = measured as [Measured, Measured, Measured]
 const width = 16
-const row = (label: string, value: (result: Measured) => string) => `${label.padEnd(32)}${measured.map((result) => value(result).padStart(width)).join('')}`
+const row = (label: string, value: (result: Measured) => string) =>
+  `${label.padEnd(32)}${measured.map((result) => value(result).padStart(width)).join('')}`
 const fixed = (digits: number) => (value: number) => value.toFixed(digits)
 const ratio = (result: Measured, workload: Workload) => `${(result.results[workload].rps / bare.results[workload].rps).toFixed(2)}x`
 console.log(`\n${''.padEnd(32)}${measured.map((result) => result.name.padStart(width)).join('')}`)
 for (const workload of Object.keys(workloads) as Workload[]) {
   console.log(row(`${workloads[workload].label}`, (result) => `${fixed(0)(result.results[workload].rps)}/s`))
   console.log(row('  ratio to bare', (result) => ratio(result, workload)))
-  console.log(row('  latency p50 / p99 (ms)', (result) => `${fixed(1)(result.results[workload].p50)} / ${fixed(1)(result.results[workload].p99)}`))
+  console.log(
+    row('  latency p50 / p99 (ms)', (result) => `${fixed(1)(result.results[workload].p50)} / ${fixed(1)(result.results[workload].p99)}`),
+  )
   console.log(row('  CPU per request (µs)', (result) => fixed(1)(result.results[workload].cpuUsPerRequest)))
   console.log(row('  requests / errors', (result) => `${result.results[workload].total} / ${result.results[workload].errors}`))
 }
@@ -232,11 +241,15 @@ const check = (met: boolean) => (met ? 'met' : 'NOT met')
 const p99 = (result: Measured) => result.results.list.p99
 console.log('\ntargets (petstore-sim, direct lane):')
 console.log(`  GET list >= 0.50x bare: ${ratio(simulator, 'list')} ${check(simulator.results.list.rps >= 0.5 * bare.results.list.rps)}`)
-console.log(`  GET list p99 <= 5 ms and <= 1.5x bare's: ${fixed(1)(p99(simulator))} ms vs ${fixed(1)(p99(bare))} ms ${check(p99(simulator) <= 5 && p99(simulator) <= 1.5 * p99(bare))}`)
+console.log(
+  `  GET list p99 <= 5 ms and <= 1.5x bare's: ${fixed(1)(p99(simulator))} ms vs ${fixed(1)(p99(bare))} ms ${check(p99(simulator) <= 5 && p99(simulator) <= 1.5 * p99(bare))}`,
+)
 console.log(`  POST >= 0.60x bare: ${ratio(simulator, 'create')} ${check(simulator.results.create.rps >= 0.6 * bare.results.create.rps)}`)
 console.log(`  getPet >= 0.50x bare: ${ratio(simulator, 'get')} ${check(simulator.results.get.rps >= 0.5 * bare.results.get.rps)}`)
 console.log(`  startup <= 130 ms: ${fixed(0)(simulator.startupMs)} ms ${check(simulator.startupMs <= 130)}`)
-console.log(`  peak RSS <= 1.1x bare: ${(simulator.memory / bare.memory).toFixed(2)}x ${check(simulator.memory <= 1.1 * bare.memory)} (after the GET list runs only: ${(simulator.memoryAfterList / bare.memoryAfterList).toFixed(2)}x)`)
+console.log(
+  `  peak RSS <= 1.1x bare: ${(simulator.memory / bare.memory).toFixed(2)}x ${check(simulator.memory <= 1.1 * bare.memory)} (after the GET list runs only: ${(simulator.memoryAfterList / bare.memoryAfterList).toFixed(2)}x)`,
+)
 console.log(`  --engine msw, for comparison: GET ${ratio(msw, 'list')}, POST ${ratio(msw, 'create')}, getPet ${ratio(msw, 'get')}`)
 
 // Issue #12: one dashboard open must not slow the API: GET ratio with it within 10% of the ratio without.
@@ -244,10 +257,18 @@ const dashboard = simulator.dashboard!
 const mean = (runs: LoadResult[]) => runs.reduce((sum, run) => sum + run.rps, 0) / runs.length
 const withoutRps = mean(dashboard.without)
 const withRps = mean(dashboard.with)
-console.log(`\none dashboard open (a /__sim/events client reading every event), ${workloads.list.label}, runs alternated without/with, ${seconds}s each:`)
-console.log(`  ${'without'.padEnd(9)}${dashboard.without.map((run) => `${fixed(0)(run.rps)}/s`.padStart(10)).join('')}   mean ${fixed(0)(withoutRps)}/s, ratio to bare ${(withoutRps / bare.results.list.rps).toFixed(2)}x, p99 ${dashboard.without.map((run) => fixed(1)(run.p99)).join(' / ')} ms`)
-console.log(`  ${'with'.padEnd(9)}${dashboard.with.map((run) => `${fixed(0)(run.rps)}/s`.padStart(10)).join('')}   mean ${fixed(0)(withRps)}/s, ratio to bare ${(withRps / bare.results.list.rps).toFixed(2)}x, p99 ${dashboard.with.map((run) => fixed(1)(run.p99)).join(' / ')} ms`)
-console.log(`  the dashboard received ${dashboard.events} events (${fixed(0)(dashboard.bytes / 1024)} KiB); errors with it open: ${dashboard.with.reduce((sum, run) => sum + run.errors, 0)}`)
+console.log(
+  `\none dashboard open (a /__sim/events client reading every event), ${workloads.list.label}, runs alternated without/with, ${seconds}s each:`,
+)
+console.log(
+  `  ${'without'.padEnd(9)}${dashboard.without.map((run) => `${fixed(0)(run.rps)}/s`.padStart(10)).join('')}   mean ${fixed(0)(withoutRps)}/s, ratio to bare ${(withoutRps / bare.results.list.rps).toFixed(2)}x, p99 ${dashboard.without.map((run) => fixed(1)(run.p99)).join(' / ')} ms`,
+)
+console.log(
+  `  ${'with'.padEnd(9)}${dashboard.with.map((run) => `${fixed(0)(run.rps)}/s`.padStart(10)).join('')}   mean ${fixed(0)(withRps)}/s, ratio to bare ${(withRps / bare.results.list.rps).toFixed(2)}x, p99 ${dashboard.with.map((run) => fixed(1)(run.p99)).join(' / ')} ms`,
+)
+console.log(
+  `  the dashboard received ${dashboard.events} events (${fixed(0)(dashboard.bytes / 1024)} KiB); errors with it open: ${dashboard.with.reduce((sum, run) => sum + run.errors, 0)}`,
+)
 console.log(`  GET with the dashboard >= 0.90x without: ${(withRps / withoutRps).toFixed(2)}x ${check(withRps >= 0.9 * withoutRps)}`)
 
 // The store's scale (issue #8): a rare status at 500 and at 1,000,000 pets, reset, a large catalogue's start.

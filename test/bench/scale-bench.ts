@@ -64,12 +64,17 @@ function resetMs(count: number, creates: number): number {
 
 async function cliStart(pets: number): Promise<{ startupMs: number; idleRssMiB: number }> {
   const started = performance.now()
-  const child = spawn('bin/petstore-sim.js', ['--port', '0', '--log', 'silent', '--pets', String(pets)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn('bin/petstore-sim.js', ['--port', '0', '--log', 'silent', '--pets', String(pets)], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   const apiUrl = await listeningUrl(child, 20_000)
   await (await fetch(`${apiUrl}/pets?limit=1`, { headers: { authorization: 'Bearer demo-pro-key' } })).arrayBuffer()
   const startupMs = performance.now() - started
   await new Promise((resolve) => setTimeout(resolve, 500))
-  const rss = readFileSync(`/proc/${child.pid}/status`, 'utf8').split('\n').find((line) => line.startsWith('VmRSS:'))!
+  const rss = readFileSync(`/proc/${child.pid}/status`, 'utf8')
+    .split('\n')
+    .find((line) => line.startsWith('VmRSS:'))!
   const exited = new Promise((resolve) => child.once('exit', resolve))
   child.kill('SIGTERM')
   await exited
@@ -80,11 +85,17 @@ export async function runScaleBench(): Promise<void> {
   const small = rareStatusListing(500)
   const large = rareStatusListing(1_000_000)
   console.log('\nscale (in-process through the app: GET /v1/pets?limit=100&status=<rare status>)')
-  console.log(`  500 pets: ${small.toFixed(1)} µs/request; 1,000,000 pets: ${large.toFixed(1)} µs/request; ratio ${(large / small).toFixed(2)}x (target < 1.5x)`)
-  console.log(`  reset() after 1,000 creates: ${resetMs(500, 1000).toFixed(2)} ms with 500 pets, ${resetMs(1_000_000, 1000).toFixed(2)} ms with 1,000,000`)
+  console.log(
+    `  500 pets: ${small.toFixed(1)} µs/request; 1,000,000 pets: ${large.toFixed(1)} µs/request; ratio ${(large / small).toFixed(2)}x (target < 1.5x)`,
+  )
+  console.log(
+    `  reset() after 1,000 creates: ${resetMs(500, 1000).toFixed(2)} ms with 500 pets, ${resetMs(1_000_000, 1000).toFixed(2)} ms with 1,000,000`,
+  )
   const cli50 = await cliStart(50)
   const cli1m = await cliStart(1_000_000)
-  console.log(`  CLI start to first answer: ${cli50.startupMs.toFixed(0)} ms with 50 pets, ${cli1m.startupMs.toFixed(0)} ms with --pets 1000000`)
+  console.log(
+    `  CLI start to first answer: ${cli50.startupMs.toFixed(0)} ms with 50 pets, ${cli1m.startupMs.toFixed(0)} ms with --pets 1000000`,
+  )
   console.log(`  CLI idle RSS: ${cli50.idleRssMiB.toFixed(0)} MiB with 50 pets, ${cli1m.idleRssMiB.toFixed(0)} MiB with --pets 1000000`)
 }
 

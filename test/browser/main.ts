@@ -73,7 +73,8 @@ async function render(): Promise<void> {
       return item
     }),
   )
-  document.querySelector('#rate-limit')!.textContent = `${answer.headers['x-ratelimit-remaining']} of ${answer.headers['x-ratelimit-limit']} requests left`
+  document.querySelector('#rate-limit')!.textContent =
+    `${answer.headers['x-ratelimit-remaining']} of ${answer.headers['x-ratelimit-limit']} requests left`
 }
 
 document.querySelector('#mode')!.textContent = `mode: ${mode}, API: ${apiUrl}`

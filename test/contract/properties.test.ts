@@ -43,7 +43,12 @@ describe('properties', () => {
       fc.asyncProperty(validNewPet, async (newPet) => {
         const created = await send('POST', '/pets', JSON.stringify(newPet))
         expect(created.status).toBe(201)
-        expect(created.body).toEqual({ id: created.body.id, name: newPet.name, categoryId: newPet.categoryId, status: newPet.status ?? 'available' })
+        expect(created.body).toEqual({
+          id: created.body.id,
+          name: newPet.name,
+          categoryId: newPet.categoryId,
+          status: newPet.status ?? 'available',
+        })
         const read = await send('GET', `/pets/${created.body.id}`)
         expect(read).toEqual({ status: 200, body: created.body })
       }),
@@ -53,40 +58,61 @@ describe('properties', () => {
 
   it('valid queries always succeed, within limit and filter', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.option(fc.integer({ min: 1, max: 100 }), { nil: undefined }), fc.option(fc.constantFrom(...statuses), { nil: undefined }), async (limit, status) => {
-        const query = new URLSearchParams()
-        if (limit !== undefined) query.set('limit', String(limit))
-        if (status !== undefined) query.set('status', status)
-        const listed = await send('GET', `/pets?${query}`)
-        expect(listed.status).toBe(200)
-        expect(listed.body.length).toBeLessThanOrEqual(limit ?? 20)
-        const ids = listed.body.map((pet: { id: number }) => pet.id)
-        expect(ids).toEqual([...ids].sort((a, b) => a - b))
-        if (status !== undefined) for (const pet of listed.body) expect(pet.status).toBe(status)
-      }),
+      fc.asyncProperty(
+        fc.option(fc.integer({ min: 1, max: 100 }), { nil: undefined }),
+        fc.option(fc.constantFrom(...statuses), { nil: undefined }),
+        async (limit, status) => {
+          const query = new URLSearchParams()
+          if (limit !== undefined) query.set('limit', String(limit))
+          if (status !== undefined) query.set('status', status)
+          const listed = await send('GET', `/pets?${query}`)
+          expect(listed.status).toBe(200)
+          expect(listed.body.length).toBeLessThanOrEqual(limit ?? 20)
+          const ids = listed.body.map((pet: { id: number }) => pet.id)
+          expect(ids).toEqual([...ids].sort((a, b) => a - b))
+          if (status !== undefined) for (const pet of listed.body) expect(pet.status).toBe(status)
+        },
+      ),
       runs,
     )
   })
 
   it('invalid bodies always get a 4xx Error body', async () => {
-    const invalid = fc.oneof(fc.jsonValue(), validNewPet.map((pet) => ({ ...pet, name: 7 })), fc.record({ name: fc.string(), categoryId: fc.double() }))
+    const invalid = fc.oneof(
+      fc.jsonValue(),
+      validNewPet.map((pet) => ({ ...pet, name: 7 })),
+      fc.record({ name: fc.string(), categoryId: fc.double() }),
+    )
     await fc.assert(
-      fc.asyncProperty(invalid.filter((value) => !isValidNewPet(value)), async (value) => {
-        const response = await send('POST', '/pets', JSON.stringify(value))
-        expect(response.status).toBe(400)
-        expect(response.body.code).toBe('invalid_body')
-      }),
+      fc.asyncProperty(
+        invalid.filter((value) => !isValidNewPet(value)),
+        async (value) => {
+          const response = await send('POST', '/pets', JSON.stringify(value))
+          expect(response.status).toBe(400)
+          expect(response.body.code).toBe('invalid_body')
+        },
+      ),
       runs,
     )
   })
 
   it('bodies that are not JSON always get a 4xx Error body', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.string({ unit: 'binary' }).filter((text) => { try { JSON.parse(text); return false } catch { return true } }), async (text) => {
-        const response = await send('POST', '/pets', text)
-        expect(response.status).toBeGreaterThanOrEqual(400)
-        expect(response.status).toBeLessThan(500)
-      }),
+      fc.asyncProperty(
+        fc.string({ unit: 'binary' }).filter((text) => {
+          try {
+            JSON.parse(text)
+            return false
+          } catch {
+            return true
+          }
+        }),
+        async (text) => {
+          const response = await send('POST', '/pets', text)
+          expect(response.status).toBeGreaterThanOrEqual(400)
+          expect(response.status).toBeLessThan(500)
+        },
+      ),
       runs,
     )
   })
@@ -95,17 +121,28 @@ describe('properties', () => {
     const badLimit = fc.string({ unit: 'binary' }).filter((text) => !/^([1-9]\d?|100)$/.test(text))
     const badStatus = fc.string({ unit: 'binary' }).filter((text) => !(statuses as readonly string[]).includes(text))
     await fc.assert(
-      fc.asyncProperty(fc.oneof(badLimit.map((value) => ['limit', value]), badStatus.map((value) => ['status', value])), async ([name, value]) => {
-        const response = await send('GET', `/pets?${new URLSearchParams({ [name!]: value! })}`)
-        expect({ status: response.status, code: response.body.code }).toEqual({ status: 400, code: 'invalid_query_parameter' })
-        expect(response.body.message.startsWith(`${name} `)).toBe(true)
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          badLimit.map((value) => ['limit', value]),
+          badStatus.map((value) => ['status', value]),
+        ),
+        async ([name, value]) => {
+          const response = await send('GET', `/pets?${new URLSearchParams({ [name!]: value! })}`)
+          expect({ status: response.status, code: response.body.code }).toEqual({ status: 400, code: 'invalid_query_parameter' })
+          expect(response.body.message.startsWith(`${name} `)).toBe(true)
+        },
+      ),
       runs,
     )
   })
 
   it('any petId, valid or not, gets 200 or a 4xx, never a 5xx', async () => {
-    const anyId = fc.oneof(fc.integer().map(String), fc.string({ unit: 'binary', minLength: 1 }), fc.bigInt().map(String), fc.double().map(String))
+    const anyId = fc.oneof(
+      fc.integer().map(String),
+      fc.string({ unit: 'binary', minLength: 1 }),
+      fc.bigInt().map(String),
+      fc.double().map(String),
+    )
     await fc.assert(
       fc.asyncProperty(anyId, async (id) => {
         const response = await send('GET', `/pets/${encodeURIComponent(id)}`)

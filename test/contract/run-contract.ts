@@ -27,7 +27,11 @@ interface Case {
   readonly before?: () => Promise<void>
 }
 
-function start(command: string, args: string[], ready: RegExp): Promise<{ child: ChildProcess; output: () => string; match: RegExpExecArray }> {
+function start(
+  command: string,
+  args: string[],
+  ready: RegExp,
+): Promise<{ child: ChildProcess; output: () => string; match: RegExpExecArray }> {
   const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SCARF_ANALYTICS: 'false' } })
   let output = ''
   return new Promise((resolve, reject) => {
@@ -57,8 +61,25 @@ function freePort(): Promise<number> {
 
 const simulator = await start(
   process.execPath,
-  ['bin/petstore-sim.js', '--port', '0', '--log', 'silent', '--body-limit', '1024', '--ban-after', '1', '--ban-for', '1m',
-    '--key', 'contract-key=pro', '--key', 'tiny-key=enterprise:1/1000', '--key', 'ban-key=enterprise:1/1000'],
+  [
+    'bin/petstore-sim.js',
+    '--port',
+    '0',
+    '--log',
+    'silent',
+    '--body-limit',
+    '1024',
+    '--ban-after',
+    '1',
+    '--ban-for',
+    '1m',
+    '--key',
+    'contract-key=pro',
+    '--key',
+    'tiny-key=enterprise:1/1000',
+    '--key',
+    'ban-key=enterprise:1/1000',
+  ],
   /listening on (http:\/\/\S+)/,
 )
 const apiUrl = simulator.match[1]!
@@ -66,7 +87,16 @@ const origin = new URL(apiUrl).origin
 const prismPort = await freePort()
 const prism = await start(
   process.execPath,
-  [fileURLToPath(import.meta.resolve('@stoplight/prism-cli/dist/index.js')), 'proxy', 'fixtures/openapi.yaml', apiUrl, '--host', '127.0.0.1', '--port', String(prismPort)],
+  [
+    fileURLToPath(import.meta.resolve('@stoplight/prism-cli/dist/index.js')),
+    'proxy',
+    'fixtures/openapi.yaml',
+    apiUrl,
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(prismPort),
+  ],
   /Prism is listening/,
 )
 const prismUrl = `http://127.0.0.1:${prismPort}`
@@ -87,25 +117,125 @@ const corpus: Case[] = [
   { name: 'listPets status=Available', method: 'GET', path: '/pets?status=Available', status: 400, validRequest: false },
   { name: 'listPets without a key', method: 'GET', path: '/pets', key: null, status: 401, validRequest: false },
   { name: 'listPets with an unknown key', method: 'GET', path: '/pets', key: 'nope', status: 401, validRequest: true },
-  { name: 'listPets over the limit', method: 'GET', path: '/pets', key: 'tiny-key', status: 429, validRequest: true, before: useUp('tiny-key') },
-  { name: 'createPet', method: 'POST', path: '/pets', headers: json, body: '{"name":"Contract","categoryId":3,"status":"pending"}', status: 201, validRequest: true },
-  { name: 'createPet without status', method: 'POST', path: '/pets', headers: json, body: '{"name":"Contract","categoryId":3}', status: 201, validRequest: true },
-  { name: 'createPet without name', method: 'POST', path: '/pets', headers: json, body: '{"categoryId":3}', status: 400, validRequest: false },
-  { name: 'createPet with a string categoryId', method: 'POST', path: '/pets', headers: json, body: '{"name":"X","categoryId":"3"}', status: 400, validRequest: false },
-  { name: 'createPet with status null', method: 'POST', path: '/pets', headers: json, body: '{"name":"X","categoryId":3,"status":null}', status: 400, validRequest: false },
-  { name: 'createPet without a key', method: 'POST', path: '/pets', key: null, headers: json, body: '{"name":"X","categoryId":3}', status: 401, validRequest: false },
-  { name: 'createPet over the body limit', method: 'POST', path: '/pets', headers: json, body: JSON.stringify({ name: 'X', categoryId: 3, padding: 'x'.repeat(2000) }), status: 413, validRequest: true },
-  { name: 'createPet as form data', method: 'POST', path: '/pets', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=X&categoryId=3', status: 415, validRequest: false },
-  { name: 'createPet over the limit', method: 'POST', path: '/pets', key: 'tiny-key', headers: json, body: '{"name":"X","categoryId":3}', status: 429, validRequest: true },
+  {
+    name: 'listPets over the limit',
+    method: 'GET',
+    path: '/pets',
+    key: 'tiny-key',
+    status: 429,
+    validRequest: true,
+    before: useUp('tiny-key'),
+  },
+  {
+    name: 'createPet',
+    method: 'POST',
+    path: '/pets',
+    headers: json,
+    body: '{"name":"Contract","categoryId":3,"status":"pending"}',
+    status: 201,
+    validRequest: true,
+  },
+  {
+    name: 'createPet without status',
+    method: 'POST',
+    path: '/pets',
+    headers: json,
+    body: '{"name":"Contract","categoryId":3}',
+    status: 201,
+    validRequest: true,
+  },
+  {
+    name: 'createPet without name',
+    method: 'POST',
+    path: '/pets',
+    headers: json,
+    body: '{"categoryId":3}',
+    status: 400,
+    validRequest: false,
+  },
+  {
+    name: 'createPet with a string categoryId',
+    method: 'POST',
+    path: '/pets',
+    headers: json,
+    body: '{"name":"X","categoryId":"3"}',
+    status: 400,
+    validRequest: false,
+  },
+  {
+    name: 'createPet with status null',
+    method: 'POST',
+    path: '/pets',
+    headers: json,
+    body: '{"name":"X","categoryId":3,"status":null}',
+    status: 400,
+    validRequest: false,
+  },
+  {
+    name: 'createPet without a key',
+    method: 'POST',
+    path: '/pets',
+    key: null,
+    headers: json,
+    body: '{"name":"X","categoryId":3}',
+    status: 401,
+    validRequest: false,
+  },
+  {
+    name: 'createPet over the body limit',
+    method: 'POST',
+    path: '/pets',
+    headers: json,
+    body: JSON.stringify({ name: 'X', categoryId: 3, padding: 'x'.repeat(2000) }),
+    status: 413,
+    validRequest: true,
+  },
+  {
+    name: 'createPet as form data',
+    method: 'POST',
+    path: '/pets',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'name=X&categoryId=3',
+    status: 415,
+    validRequest: false,
+  },
+  {
+    name: 'createPet over the limit',
+    method: 'POST',
+    path: '/pets',
+    key: 'tiny-key',
+    headers: json,
+    body: '{"name":"X","categoryId":3}',
+    status: 429,
+    validRequest: true,
+  },
   { name: 'getPet', method: 'GET', path: '/pets/1', status: 200, validRequest: true },
   { name: 'getPet unknown id', method: 'GET', path: '/pets/999999', status: 404, validRequest: true },
   { name: 'getPet non-integer id', method: 'GET', path: '/pets/abc', status: 400, validRequest: false },
   { name: 'getPet without a key', method: 'GET', path: '/pets/1', key: null, status: 401, validRequest: false },
   { name: 'getPet over the limit', method: 'GET', path: '/pets/1', key: 'tiny-key', status: 429, validRequest: true },
-  { name: 'getPet banned', method: 'GET', path: '/pets/1', key: 'ban-key', status: 429, validRequest: true, before: async () => { await useUp('ban-key')(); await useUp('ban-key')() } },
+  {
+    name: 'getPet banned',
+    method: 'GET',
+    path: '/pets/1',
+    key: 'ban-key',
+    status: 429,
+    validRequest: true,
+    before: async () => {
+      await useUp('ban-key')()
+      await useUp('ban-key')()
+    },
+  },
   { name: 'listOrders without a key', method: 'GET', path: '/store/orders', key: null, status: 401, validRequest: false },
   { name: 'listOrders over the limit', method: 'GET', path: '/store/orders', key: 'tiny-key', status: 429, validRequest: true },
-  { name: 'getPet after its removal', method: 'GET', path: '/pets/1', status: 410, validRequest: true, before: control('/clock', { set: '2030-12-05T00:00:01Z' }) },
+  {
+    name: 'getPet after its removal',
+    method: 'GET',
+    path: '/pets/1',
+    status: 410,
+    validRequest: true,
+    before: control('/clock', { set: '2030-12-05T00:00:01Z' }),
+  },
 ]
 
 interface Violation {
@@ -121,7 +251,12 @@ try {
     if (key !== null) headers.authorization = `Bearer ${key}`
     let response: Response
     try {
-      response = await fetch(`${prismUrl}${testCase.path}`, { method: testCase.method, headers, body: testCase.body, signal: AbortSignal.timeout(10_000) })
+      response = await fetch(`${prismUrl}${testCase.path}`, {
+        method: testCase.method,
+        headers,
+        body: testCase.body,
+        signal: AbortSignal.timeout(10_000),
+      })
       await response.arrayBuffer()
     } catch (error) {
       console.log(`FAIL ${testCase.method} ${testCase.path}  ${testCase.name}\n       no answer through Prism: ${(error as Error).message}`)
@@ -135,7 +270,9 @@ try {
       ...(response.status === testCase.status ? [] : [`status ${response.status}, expected ${testCase.status}`]),
       ...responseViolations.map((violation) => `response violation at ${violation.location.join('.')}: ${violation.message}`),
       ...(testCase.validRequest ? requestViolations.map((violation) => `request violation on a valid request: ${violation.message}`) : []),
-      ...(!testCase.validRequest && requestViolations.length === 0 ? ['Prism saw no request violation in a request meant to be invalid'] : []),
+      ...(!testCase.validRequest && requestViolations.length === 0
+        ? ['Prism saw no request violation in a request meant to be invalid']
+        : []),
     ]
     console.log(`${problems.length === 0 ? 'ok  ' : 'FAIL'} ${testCase.method} ${testCase.path} -> ${response.status}  ${testCase.name}`)
     for (const problem of problems) console.log(`       ${problem}`)

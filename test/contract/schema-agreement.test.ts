@@ -17,14 +17,22 @@ const documentSchema = (name: string) => {
 }
 
 // Values near every boundary the schemas draw, mixed with arbitrary JSON.
-const statusValue = fc.oneof(fc.constantFrom('available', 'pending', 'sold'), fc.constantFrom('Available', 'SOLD', '', 'lost'), fc.string(), fc.constant(null), fc.integer())
+const statusValue = fc.oneof(
+  fc.constantFrom('available', 'pending', 'sold'),
+  fc.constantFrom('Available', 'SOLD', '', 'lost'),
+  fc.string(),
+  fc.constant(null),
+  fc.integer(),
+)
 const nameValue = fc.oneof(
   fc.string({ maxLength: 20 }),
   fc.string({ unit: 'grapheme', minLength: 250, maxLength: 260 }),
   fc.string({ unit: 'binary', maxLength: 300 }),
   fc.constantFrom('', ' ', '\t\n', '\u00a0', 'Rex', 'x'.repeat(255), 'x'.repeat(256), '🐶'.repeat(255), '🐶'.repeat(256)),
   // Control characters (C0, DEL, C1) around an otherwise good name, and the line separators that are not controls.
-  fc.constantFrom('\u0000', '\u001f', '\u007f', '\u0080', '\u009f', '\t', '\u2028').chain((control) => fc.constantFrom(`Rex${control}`, `${control}Rex`, `R${control}ex`)),
+  fc
+    .constantFrom('\u0000', '\u001f', '\u007f', '\u0080', '\u009f', '\t', '\u2028')
+    .chain((control) => fc.constantFrom(`Rex${control}`, `${control}Rex`, `R${control}ex`)),
   fc.jsonValue(),
 )
 const integerValue = fc.oneof(
@@ -34,16 +42,33 @@ const integerValue = fc.oneof(
   fc.constantFrom('1', null, true),
   fc.maxSafeInteger(),
 )
-const validName = fc.oneof(fc.string({ minLength: 1, maxLength: 255 }).filter((name) => /\S/.test(name)), fc.constantFrom('Rex', '🐶'.repeat(255)))
+const validName = fc.oneof(
+  fc.string({ minLength: 1, maxLength: 255 }).filter((name) => /\S/.test(name)),
+  fc.constantFrom('Rex', '🐶'.repeat(255)),
+)
 const validId = fc.oneof(fc.integer({ min: 1 }), fc.constantFrom(1, 9007199254740991))
 const validStatus = fc.constantFrom('available', 'pending', 'sold')
-const validNewPet = fc.record({ name: validName, categoryId: validId, status: validStatus, extra: fc.jsonValue() }, { requiredKeys: ['name', 'categoryId'] })
-const validPet = fc.record({ id: validId, name: validName, categoryId: validId, status: validStatus }, { requiredKeys: ['id', 'name', 'categoryId'] })
+const validNewPet = fc.record(
+  { name: validName, categoryId: validId, status: validStatus, extra: fc.jsonValue() },
+  { requiredKeys: ['name', 'categoryId'] },
+)
+const validPet = fc.record(
+  { id: validId, name: validName, categoryId: validId, status: validStatus },
+  { requiredKeys: ['id', 'name', 'categoryId'] },
+)
 const validError = fc.record({ code: fc.string(), message: fc.string(), status: fc.integer({ min: 400, max: 599 }) })
-const newPetLike = fc.record({ name: nameValue, categoryId: integerValue, status: statusValue, extra: fc.jsonValue() }, { requiredKeys: [] })
+const newPetLike = fc.record(
+  { name: nameValue, categoryId: integerValue, status: statusValue, extra: fc.jsonValue() },
+  { requiredKeys: [] },
+)
 const petLike = fc.record({ id: integerValue, name: nameValue, categoryId: integerValue, status: statusValue }, { requiredKeys: [] })
 const errorLike = fc.record(
-  { code: fc.oneof(fc.string(), fc.jsonValue()), message: fc.oneof(fc.string(), fc.jsonValue()), status: fc.oneof(fc.integer({ min: 300, max: 700 }), integerValue), extra: fc.jsonValue() },
+  {
+    code: fc.oneof(fc.string(), fc.jsonValue()),
+    message: fc.oneof(fc.string(), fc.jsonValue()),
+    status: fc.oneof(fc.integer({ min: 300, max: 700 }), integerValue),
+    extra: fc.jsonValue(),
+  },
   { requiredKeys: [] },
 )
 
@@ -86,7 +111,9 @@ describe('fixtures/openapi.yaml', () => {
 
   it('has exactly the operations of the route table, at the same method and path', () => {
     const documented = Object.entries(openApiDocument.paths).flatMap(([path, item]) =>
-      Object.entries(item as unknown as Record<string, { operationId: string }>).map(([method, operation]) => `${method.toUpperCase()} ${path} ${operation.operationId}`),
+      Object.entries(item as unknown as Record<string, { operationId: string }>).map(
+        ([method, operation]) => `${method.toUpperCase()} ${path} ${operation.operationId}`,
+      ),
     )
     expect(documented.sort()).toEqual(apiRoutes.map((route) => `${route.method} ${route.path} ${route.operation}`).sort())
   })

@@ -28,7 +28,10 @@ beforeAll(async () => {
   rmSync(workDir, { recursive: true, force: true })
   mkdirSync(publicDir, { recursive: true })
   // msw 2's own worker script, from its own `msw init` (--no-save: leave package.json alone).
-  const init = spawnSync(process.execPath, [`node_modules/${mswPackage}/cli/index.js`, 'init', publicDir, '--no-save'], { cwd: root, encoding: 'utf8' })
+  const init = spawnSync(process.execPath, [`node_modules/${mswPackage}/cli/index.js`, 'init', publicDir, '--no-save'], {
+    cwd: root,
+    encoding: 'utf8',
+  })
   if (init.status !== 0) throw new Error(`msw init failed: ${init.stderr}`)
   vite = await createViteServer({
     root: fileURLToPath(new URL('../browser/', import.meta.url)),
@@ -70,8 +73,10 @@ it('is controlled by the worker script of the msw 2 under test', async () => {
   expect(mswVersion).toMatch(/^2\./)
   expect(readFileSync(`${publicDir}/mockServiceWorker.js`, 'utf8')).toContain(`const PACKAGE_VERSION = '${mswVersion}'`)
   // And the page's `msw` and `msw/browser` were bundled by Vite from that package.
-  const { optimized } = JSON.parse(readFileSync(`${workDir}vite-cache/deps/_metadata.json`, 'utf8')) as { optimized: Record<string, { src: string }> }
-  expect(optimized['msw']?.src).toContain(`node_modules/${mswPackage}/`)
+  const { optimized } = JSON.parse(readFileSync(`${workDir}vite-cache/deps/_metadata.json`, 'utf8')) as {
+    optimized: Record<string, { src: string }>
+  }
+  expect(optimized.msw?.src).toContain(`node_modules/${mswPackage}/`)
   expect(optimized['msw-2-under-test/browser']?.src).toContain(`node_modules/${mswPackage}/`)
 })
 
@@ -82,7 +87,11 @@ it('renders the seeded list, answered in the page', async () => {
 })
 
 it('creates a pet, then reads it, with the deprecation headers', async () => {
-  const created = await call('/pets', { method: 'POST', body: '{"name":"Browser Bella","categoryId":2}', headers: { 'content-type': 'application/json' } })
+  const created = await call('/pets', {
+    method: 'POST',
+    body: '{"name":"Browser Bella","categoryId":2}',
+    headers: { 'content-type': 'application/json' },
+  })
   expect(created.status).toBe(201)
   expect(created.body).toEqual({ id: 51, name: 'Browser Bella', categoryId: 2, status: 'available' })
   const read = await call('/pets/51')

@@ -14,11 +14,13 @@
 import { registerHooks } from 'node:module'
 
 const mswPackage = process.env.PETSTORE_SIM_MSW_PACKAGE
-if (mswPackage === undefined || !/^msw-2-(latest|oldest)$/.test(mswPackage)) throw new Error(`PETSTORE_SIM_MSW_PACKAGE must name the msw 2 under test, got ${mswPackage}`)
+if (mswPackage === undefined || !/^msw-2-(latest|oldest)$/.test(mswPackage))
+  throw new Error(`PETSTORE_SIM_MSW_PACKAGE must name the msw 2 under test, got ${mswPackage}`)
 
 registerHooks({
   resolve(specifier, context, nextResolve) {
-    if (specifier === 'msw' && context.parentURL?.includes('/node_modules/@mswjs/http-middleware/') === true) return nextResolve(mswPackage, context)
+    if (specifier === 'msw' && context.parentURL?.includes('/node_modules/@mswjs/http-middleware/') === true)
+      return nextResolve(mswPackage, context)
     return nextResolve(specifier, context)
   },
 })

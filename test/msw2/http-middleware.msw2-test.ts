@@ -49,11 +49,21 @@ describe.each([
     const anonymous = await checkedFetch(`${origin}/v1/pets`, { signal: AbortSignal.timeout(5000) })
     expect(anonymous.status).toBe(401)
 
-    const created = await checkedFetch(`${origin}/v1/pets`, { method: 'POST', headers: json, body: '{"name":"Rex","categoryId":2}', signal: AbortSignal.timeout(5000) })
+    const created = await checkedFetch(`${origin}/v1/pets`, {
+      method: 'POST',
+      headers: json,
+      body: '{"name":"Rex","categoryId":2}',
+      signal: AbortSignal.timeout(5000),
+    })
     expect(created.status).toBe(201)
     expect(await created.json()).toMatchObject({ id: 51, name: 'Rex', categoryId: 2 })
 
-    const invalid = await checkedFetch(`${origin}/v1/pets`, { method: 'POST', headers: json, body: '{"name":"","categoryId":"two"}', signal: AbortSignal.timeout(5000) })
+    const invalid = await checkedFetch(`${origin}/v1/pets`, {
+      method: 'POST',
+      headers: json,
+      body: '{"name":"","categoryId":"two"}',
+      signal: AbortSignal.timeout(5000),
+    })
     expect(invalid.status).toBe(400)
     expect(await invalid.json()).toMatchObject({ code: 'invalid_body' })
   })
@@ -72,6 +82,11 @@ it("serves petstore-sim's own createMiddleware() on msw 2 too, after express.jso
   app.use(createMiddleware({ handlers: [http.get('*/v1/toys', () => HttpResponse.json(['ball']))] }))
   const origin = await listen(app)
   expect(await (await fetch(`${origin}/v1/toys`, { signal: AbortSignal.timeout(5000) })).json()).toEqual(['ball'])
-  const created = await checkedFetch(`${origin}/v1/pets`, { method: 'POST', headers: json, body: '{"name":"Rex","categoryId":2}', signal: AbortSignal.timeout(5000) })
+  const created = await checkedFetch(`${origin}/v1/pets`, {
+    method: 'POST',
+    headers: json,
+    body: '{"name":"Rex","categoryId":2}',
+    signal: AbortSignal.timeout(5000),
+  })
   expect(created.status).toBe(201)
 })

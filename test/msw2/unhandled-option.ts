@@ -6,7 +6,9 @@
  * written for msw 3 would silently lose `'error'`. The tests run under msw 2
  * pass their msw 3 option through this, and nothing else changes.
  */
-export function toMsw2Options<Options extends object>(options: Options | undefined): Omit<Options, 'onUnhandledFrame'> & { onUnhandledRequest?: unknown } {
+export function toMsw2Options<Options extends object>(
+  options: Options | undefined,
+): Omit<Options, 'onUnhandledFrame'> & { onUnhandledRequest?: unknown } {
   if (options === undefined || !('onUnhandledFrame' in options)) return (options ?? {}) as Options
   const { onUnhandledFrame, ...rest } = options as Options & { onUnhandledFrame: unknown }
   if (typeof onUnhandledFrame !== 'string') {

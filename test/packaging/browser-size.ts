@@ -68,7 +68,13 @@ export async function measureBrowserWeight(): Promise<BrowserWeight> {
 /** petstore-sim's browser entry in its sources, where zod is still a package of its own. */
 const sourceEntry = join(root, 'src/index.ts')
 
-async function buildPage(workDir: string, name: string, source: string, external: string[] = [], petstoreSim?: string): Promise<BundleSize> {
+async function buildPage(
+  workDir: string,
+  name: string,
+  source: string,
+  external: string[] = [],
+  petstoreSim?: string,
+): Promise<BundleSize> {
   const entry = join(workDir, `${name}.js`)
   writeFileSync(entry, source)
   const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))

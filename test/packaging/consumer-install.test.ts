@@ -61,7 +61,11 @@ function run(command: string, args: readonly string[], cwd: string, timeoutMs: n
 /** Starts the project's installed `petstore-sim` binary on a free port and fetches one list. */
 function runInstalledCli(project: string): Promise<{ status: number; limit: string | null }> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PETSTORE_SIM_')))
-  const child = spawn(process.execPath, [join(project, 'node_modules/petstore-sim/bin/petstore-sim.js'), '--port', '0', '--log', 'silent'], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(
+    process.execPath,
+    [join(project, 'node_modules/petstore-sim/bin/petstore-sim.js'), '--port', '0', '--log', 'silent'],
+    { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  )
   let out = ''
   let err = ''
   child.stderr.on('data', (chunk) => (err += chunk))
@@ -98,7 +102,10 @@ beforeAll(async () => {
     writeFileSync(join(project, 'scenario.mjs'), scenario)
     installs.set(
       major,
-      run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, `msw@${major}`], project, 150_000).then((install) => ({ project, install })),
+      run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, `msw@${major}`], project, 150_000).then((install) => ({
+        project,
+        install,
+      })),
     )
   }
   // Both installs at once; a failed one is reported by its own tests.
@@ -112,7 +119,14 @@ describe.each(mswMajors)('installed next to msw %s', (major) => {
     const { project, install } = await installs.get(major)!
     expect(install.code, install.output).toBe(0)
     expect(install.output).not.toMatch(/ERESOLVE|peer dep/i)
-    expect(readdirSync(join(project, 'node_modules/petstore-sim')).sort()).toEqual(['LICENSE', 'README.md', 'bin', 'dist', 'fixtures', 'package.json'])
+    expect(readdirSync(join(project, 'node_modules/petstore-sim')).sort()).toEqual([
+      'LICENSE',
+      'README.md',
+      'bin',
+      'dist',
+      'fixtures',
+      'package.json',
+    ])
   })
 
   it('serves a 200 and a 401 with rate-limit headers under setupServer', async () => {

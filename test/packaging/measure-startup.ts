@@ -44,5 +44,7 @@ for (let run = 0; run < runs; run++) {
 for (const [script, list] of times) {
   list.sort((a, b) => a - b)
   const median = list[Math.floor(list.length / 2)]!
-  console.log(`${script}: spawn to first API answer, ${runs} runs: median ${median.toFixed(0)} ms, min ${list[0]!.toFixed(0)}, max ${list.at(-1)!.toFixed(0)}`)
+  console.log(
+    `${script}: spawn to first API answer, ${runs} runs: median ${median.toFixed(0)} ms, min ${list[0]!.toFixed(0)}, max ${list.at(-1)!.toFixed(0)}`,
+  )
 }

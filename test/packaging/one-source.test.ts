@@ -13,7 +13,11 @@ function withoutComments(source: string): string {
 
 /** Every bare specifier a file imports (static or dynamic). */
 function bareImports(source: string): string[] {
-  return [...withoutComments(source).matchAll(/\bfrom\s*["']([^"'.][^"']*)["']|\bimport\s*\(\s*["']([^"'.][^"']*)["']\s*\)|\bimport\s*["']([^"'.][^"']*)["']/g)]
+  return [
+    ...withoutComments(source).matchAll(
+      /\bfrom\s*["']([^"'.][^"']*)["']|\bimport\s*\(\s*["']([^"'.][^"']*)["']\s*\)|\bimport\s*["']([^"'.][^"']*)["']/g,
+    ),
+  ]
     .map((match) => match[1] ?? match[2] ?? match[3]!)
     .filter((specifier) => !specifier.startsWith('node:'))
 }

@@ -12,16 +12,32 @@ interface JsonReport {
 }
 interface JsonSuite {
   suites?: JsonSuite[]
-  specs?: Array<{ title: string; tests: Array<{ annotations: Array<{ type: string; description?: string }>; results: Array<{ workerIndex: number; status: string }> }> }>
+  specs?: Array<{
+    title: string
+    tests: Array<{ annotations: Array<{ type: string; description?: string }>; results: Array<{ workerIndex: number; status: string }> }>
+  }>
 }
 
 it('passes with 2 workers in parallel, each worker on its own simulator', () => {
-  const run = spawnSync(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '--config', 'test/recipes/playwright.config.ts', '--workers', '2', '--reporter', 'json'], {
-    cwd: root,
-    encoding: 'utf8',
-    timeout: 120_000,
-    env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', NO_COLOR: '1' },
-  })
+  const run = spawnSync(
+    process.execPath,
+    [
+      'node_modules/@playwright/test/cli.js',
+      'test',
+      '--config',
+      'test/recipes/playwright.config.ts',
+      '--workers',
+      '2',
+      '--reporter',
+      'json',
+    ],
+    {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', NO_COLOR: '1' },
+    },
+  )
   expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0)
   const report = JSON.parse(run.stdout) as JsonReport
   expect(report.stats).toMatchObject({ expected: 4, unexpected: 0, flaky: 0, skipped: 0 })

@@ -252,7 +252,8 @@ export function defineApiScenarios(target: () => ApiTarget): void {
 
     it('assigns unique, increasing ids', async () => {
       const ids = []
-      for (let index = 0; index < 5; index++) ids.push((await call('POST', '/pets', { body: { name: `Pet ${index}`, categoryId: 1 } })).body.id)
+      for (let index = 0; index < 5; index++)
+        ids.push((await call('POST', '/pets', { body: { name: `Pet ${index}`, categoryId: 1 } })).body.id)
       expect(ids).toEqual([61, 62, 63, 64, 65])
     })
 
@@ -309,7 +310,11 @@ export function defineApiScenarios(target: () => ApiTarget): void {
     it('reads a body sent without Content-Type as JSON', async () => {
       const response = await checkedFetch(
         `${target().apiUrl}/pets`,
-        { method: 'POST', headers: { authorization: `Bearer ${testKeys.pro}` }, body: new TextEncoder().encode('{"name":"Raw","categoryId":5}') },
+        {
+          method: 'POST',
+          headers: { authorization: `Bearer ${testKeys.pro}` },
+          body: new TextEncoder().encode('{"name":"Raw","categoryId":5}'),
+        },
         new URL(target().apiUrl).pathname,
         target().fetch,
       )
@@ -318,7 +323,10 @@ export function defineApiScenarios(target: () => ApiTarget): void {
     })
 
     it('refuses a body that is not JSON with 415', async () => {
-      const response = await call('POST', '/pets', { body: 'name=Rex&categoryId=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+      const response = await call('POST', '/pets', {
+        body: 'name=Rex&categoryId=1',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      })
       expectError(response, 415, 'unsupported_media_type')
     })
   })
@@ -370,33 +378,39 @@ export function defineApiScenarios(target: () => ApiTarget): void {
   })
 
   describe('HEAD on the GET operations', () => {
-    it.each(['/pets?limit=3', '/pets/2'])('answers HEAD %s with the GET\'s status and headers, no body, counted like the GET', async (path) => {
-      const get = await call('GET', path)
-      const head = await call('HEAD', path)
-      expect(head.status).toBe(200)
-      expect(head.body).toBe('')
-      expect(head.headers.get('content-type')).toBe('application/json')
-      // The length of the body a GET would have sent (the simulator's JSON has no white space).
-      expect(head.headers.get('content-length')).toBe(String(new TextEncoder().encode(JSON.stringify(get.body)).byteLength))
-      expect(rateLimitHeaders(head).remaining).toBe(rateLimitHeaders(get).remaining - 1)
-      expect(head.headers.get('deprecation')).toBe(get.headers.get('deprecation'))
-    })
+    it.each(['/pets?limit=3', '/pets/2'])(
+      "answers HEAD %s with the GET's status and headers, no body, counted like the GET",
+      async (path) => {
+        const get = await call('GET', path)
+        const head = await call('HEAD', path)
+        expect(head.status).toBe(200)
+        expect(head.body).toBe('')
+        expect(head.headers.get('content-type')).toBe('application/json')
+        // The length of the body a GET would have sent (the simulator's JSON has no white space).
+        expect(head.headers.get('content-length')).toBe(String(new TextEncoder().encode(JSON.stringify(get.body)).byteLength))
+        expect(rateLimitHeaders(head).remaining).toBe(rateLimitHeaders(get).remaining - 1)
+        expect(head.headers.get('deprecation')).toBe(get.headers.get('deprecation'))
+      },
+    )
 
-    it('lists HEAD in a 405\'s Allow', async () => {
+    it("lists HEAD in a 405's Allow", async () => {
       expect((await call('DELETE', '/pets/1')).headers.get('allow')).toBe('GET, HEAD')
     })
   })
 
   describe('only the real base path is the API', () => {
-    it.each(['/foo/bar/v1/pets', '/__sim/v1/pets', '//evil.com/v1/pets', '/x/v1/pets/1'])('answers %s with a 404 outside the API', async (path) => {
-      const origin = new URL(target().apiUrl).origin
-      const response = await target().fetch(`${origin}${path}`, { headers: { authorization: `Bearer ${testKeys.pro}` } })
-      expect(response.status).toBe(404)
-      const body = await response.json()
-      expect(body).toMatchObject({ code: 'route_not_found', status: 404 })
-      // Outside the API: not counted, no rate-limit headers.
-      expect(response.headers.get('x-ratelimit-remaining')).toBeNull()
-    })
+    it.each(['/foo/bar/v1/pets', '/__sim/v1/pets', '//evil.com/v1/pets', '/x/v1/pets/1'])(
+      'answers %s with a 404 outside the API',
+      async (path) => {
+        const origin = new URL(target().apiUrl).origin
+        const response = await target().fetch(`${origin}${path}`, { headers: { authorization: `Bearer ${testKeys.pro}` } })
+        expect(response.status).toBe(404)
+        const body = await response.json()
+        expect(body).toMatchObject({ code: 'route_not_found', status: 404 })
+        // Outside the API: not counted, no rate-limit headers.
+        expect(response.headers.get('x-ratelimit-remaining')).toBeNull()
+      },
+    )
   })
 
   describe('strict request bodies', () => {
@@ -432,7 +446,12 @@ export function defineApiScenarios(target: () => ApiTarget): void {
       expect(await response.json()).toMatchObject({ code: 'unsupported_content_encoding', status: 415 })
     })
 
-    it.each([['a NUL', 'Rex\u0000'], ['a tab', 'Rex\tthe dog'], ['a C1 control', '\u0085Rex'], ['DEL', 'Rex\u007f']])('refuses a name with %s', async (_case, name) => {
+    it.each([
+      ['a NUL', 'Rex\u0000'],
+      ['a tab', 'Rex\tthe dog'],
+      ['a C1 control', '\u0085Rex'],
+      ['DEL', 'Rex\u007f'],
+    ])('refuses a name with %s', async (_case, name) => {
       const response = await call('POST', '/pets', { body: { name, categoryId: 1 } })
       expectError(response, 400, 'invalid_body')
       expect(response.body.message).toContain('control characters')

@@ -127,7 +127,10 @@ export function defineErrorStateScenarios(target: () => ApiTarget): void {
     it('hangs until the client gives up', async () => {
       await target().addFault({ operation: 'getPet', fault: 'hang', hangMs: 60_000, times: 1 })
       const started = performance.now()
-      const request = target().fetch(`${target().apiUrl}/pets/1`, { headers: { authorization: `Bearer ${testKeys.pro}` }, signal: AbortSignal.timeout(300) })
+      const request = target().fetch(`${target().apiUrl}/pets/1`, {
+        headers: { authorization: `Bearer ${testKeys.pro}` },
+        signal: AbortSignal.timeout(300),
+      })
       await expect(request).rejects.toThrow()
       expect(performance.now() - started).toBeGreaterThanOrEqual(250)
     })

@@ -26,14 +26,19 @@ interface Simulator {
 /** The CLI as `npx petstore-sim` runs it (the bin's shebang flags), at its default limits. */
 async function startSimulator(): Promise<Simulator> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PETSTORE_SIM_')))
-  const child = spawn(process.execPath, ['--max-semi-space-size=16', binPath, '--port', '0', '--log', 'silent'], { env, stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, ['--max-semi-space-size=16', binPath, '--port', '0', '--log', 'silent'], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   let out = ''
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk))
   const deadline = Date.now() + 10_000
-  let match: RegExpExecArray | null = null
-  while ((match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)) === null) {
+  const listening = /listening on http:\/\/127\.0\.0\.1:(\d+)/
+  let match = listening.exec(out)
+  while (match === null) {
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the simulator did not start: ${out}`)
     await sleep(20)
+    match = listening.exec(out)
   }
   const port = Number(match[1])
   const field = (status: string, name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN) / 1024
@@ -94,7 +99,9 @@ function slowBodies(name: string, key: string, what: string): Pattern {
           if (socket === undefined) return
           let reply = ''
           socket.setEncoding('latin1').on('data', (chunk: string) => (reply += chunk))
-          socket.write(`POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${limit}\r\n\r\n`)
+          socket.write(
+            `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${limit}\r\n\r\n`,
+          )
           await sleep(index * 5) // staggered, as real clients are
           for (let sent = 0; sent < limit && !gone(socket); sent += piece.length) {
             socket.write(piece)
@@ -131,14 +138,17 @@ const patterns: Pattern[] = [
             socket.pause() // never read
             while (Date.now() < deadline && !gone(socket)) {
               written += 100
-              if (!socket.write(batch)) await Promise.race([new Promise((resolve) => socket.once('drain', resolve).once('close', resolve)), sleep(250)])
+              if (!socket.write(batch))
+                await Promise.race([new Promise((resolve) => socket.once('drain', resolve).once('close', resolve)), sleep(250)])
             }
             if (gone(socket)) closedByServer++
             socket.destroy()
           }
         }),
       )
-      return { notes: `${written} requests handed to the kernel on ${connections} connections, ${closedByServer} of them closed by the server` }
+      return {
+        notes: `${written} requests handed to the kernel on ${connections} connections, ${closedByServer} of them closed by the server`,
+      }
     },
   },
   slowBodies(
@@ -190,17 +200,22 @@ const patterns: Pattern[] = [
       for (let index = 0; index < 3000; index++) {
         const socket = await open(port)
         if (socket === undefined) continue
-        socket.write(`POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer demo-enterprise-key\r\nContent-Type: application/json\r\nContent-Length: ${1024 * 1024}\r\n\r\n{"name":"R`)
+        socket.write(
+          `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer demo-enterprise-key\r\nContent-Type: application/json\r\nContent-Length: ${1024 * 1024}\r\n\r\n{"name":"R`,
+        )
         sockets.push(socket)
       }
       const replies = new Map<Socket, string>()
-      for (const socket of sockets) socket.setEncoding('latin1').on('data', (chunk: string) => replies.set(socket, (replies.get(socket) ?? '') + chunk))
+      for (const socket of sockets)
+        socket.setEncoding('latin1').on('data', (chunk: string) => replies.set(socket, (replies.get(socket) ?? '') + chunk))
       const started = Date.now()
       while (sockets.some((socket) => !gone(socket)) && Date.now() - started < 40_000) await sleep(250)
       const open408 = sockets.filter((socket) => replies.get(socket)?.startsWith('HTTP/1.1 408')).length
       const stillOpen = sockets.filter((socket) => !gone(socket)).length
       for (const socket of sockets) socket.destroy()
-      return { notes: `${sockets.length} sockets; ${open408} got 408 request_timeout, ${stillOpen} still open after ${((Date.now() - started) / 1000).toFixed(1)} s` }
+      return {
+        notes: `${sockets.length} sockets; ${open408} got 408 request_timeout, ${stillOpen} still open after ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      }
     },
   },
 ]
@@ -227,12 +242,14 @@ for (const pattern of patterns) {
   const seconds = (Date.now() - started) / 1000
   results.push({ name: pattern.name, baseline, peak, notes, seconds })
   process.stdout.write(`  peak RSS ${peak.toFixed(0)} MiB (at start ${baseline.toFixed(0)} MiB), ${seconds.toFixed(1)} s; ${notes}\n`)
-  if (process.env.SOAK_SAMPLES !== undefined) process.stdout.write(`  RSS every 0.5 s (MiB): ${samples.join(" ")}\n`)
+  if (process.env.SOAK_SAMPLES !== undefined) process.stdout.write(`  RSS every 0.5 s (MiB): ${samples.join(' ')}\n`)
   await simulator.stop()
 }
 
 process.stdout.write(`\n| pattern | RSS at start | peak RSS (VmHWM) | under ${targetMiB} MiB |\n| --- | --- | --- | --- |\n`)
 for (const result of results) {
-  process.stdout.write(`| ${result.name} | ${result.baseline.toFixed(0)} MiB | ${result.peak.toFixed(0)} MiB | ${result.peak < targetMiB ? 'yes' : 'NO'} |\n`)
+  process.stdout.write(
+    `| ${result.name} | ${result.baseline.toFixed(0)} MiB | ${result.peak.toFixed(0)} MiB | ${result.peak < targetMiB ? 'yes' : 'NO'} |\n`,
+  )
 }
 process.exitCode = results.every((result) => result.peak < targetMiB) ? 0 : 1

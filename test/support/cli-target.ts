@@ -5,7 +5,18 @@ import { startCli } from './cli-process.ts'
 /** The real `petstore-sim` process on a free port, driven through its control endpoints; `args` are more flags (`--engine msw`). */
 export async function startCliTarget(args: readonly string[] = []): Promise<ApiTarget & { close(): Promise<unknown> }> {
   const keyArgs = Object.entries(testKeySpec).flatMap(([token, plan]) => ['--key', `${token}=${plan}`])
-  const cli = await startCli(['--port', '0', '--log', 'silent', '--seed', String(scenarioSeed), '--pets', String(scenarioPetCount), ...keyArgs, ...args])
+  const cli = await startCli([
+    '--port',
+    '0',
+    '--log',
+    'silent',
+    '--seed',
+    String(scenarioSeed),
+    '--pets',
+    String(scenarioPetCount),
+    ...keyArgs,
+    ...args,
+  ])
   const control = async (path: string, body?: unknown) => {
     const response = await fetch(`${cli.origin}/__sim${path}`, {
       method: 'POST',
@@ -25,7 +36,11 @@ export async function startCliTarget(args: readonly string[] = []): Promise<ApiT
     advanceClock: (milliseconds) => control('/clock', { advance: milliseconds }),
     setClock: (iso) => control('/clock', { set: iso }),
     async addFault(rule) {
-      const response = await fetch(`${cli.origin}/__sim/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rule) })
+      const response = await fetch(`${cli.origin}/__sim/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(rule),
+      })
       if (response.status !== 201) throw new Error(`POST /__sim/faults answered ${response.status}: ${await response.text()}`)
       return ((await response.json()) as { ids: string[] }).ids[0]!
     },

@@ -65,7 +65,10 @@ export function contractViolations(observed: ObservedResponse): string[] {
 
   if (operation === undefined) {
     const unrouted = openApiDocument['x-petstore-sim'].unroutedResponses.statuses
-    if (!unrouted.includes(observed.status)) problems.push(`${observed.method} ${path} matches no operation and its status ${observed.status} is not one of ${unrouted.join(', ')}`)
+    if (!unrouted.includes(observed.status))
+      problems.push(
+        `${observed.method} ${path} matches no operation and its status ${observed.status} is not one of ${unrouted.join(', ')}`,
+      )
     const errorValidation = backend.validator.validateResponse(body, 'listPets', 400)
     if (!head && !errorValidation.valid) problems.push(`the Error body does not conform: ${JSON.stringify(errorValidation.errors)}`)
     for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
@@ -82,10 +85,16 @@ export function contractViolations(observed: ObservedResponse): string[] {
     return problems
   }
   const bodyValidation = backend.validator.validateResponse(body, operation as never, observed.status)
-  if (!head && !bodyValidation.valid) problems.push(`the ${observed.status} body does not conform: ${JSON.stringify(bodyValidation.errors)}`)
+  if (!head && !bodyValidation.valid)
+    problems.push(`the ${observed.status} body does not conform: ${JSON.stringify(bodyValidation.errors)}`)
   const headers: Record<string, string> = {}
-  observed.headers.forEach((value, name) => (headers[name] = value))
-  const headerValidation = backend.validator.validateResponseHeaders(headers, operation as never, { statusCode: observed.status, setMatchType: SetMatchType.Superset })
+  observed.headers.forEach((value, name) => {
+    headers[name] = value
+  })
+  const headerValidation = backend.validator.validateResponseHeaders(headers, operation as never, {
+    statusCode: observed.status,
+    setMatchType: SetMatchType.Superset,
+  })
   if (!headerValidation.valid) problems.push(`the ${observed.status} headers do not conform: ${JSON.stringify(headerValidation.errors)}`)
   const documentedTypes = Object.keys(documented.content ?? {})
   if (documentedTypes.length > 0 && (contentType === null || !documentedTypes.includes(contentType.split(';', 1)[0]!.trim()))) {

@@ -14,7 +14,9 @@ export function importGraph(entry: string, options: { dynamic?: boolean } = {}):
     const file = pending.pop()!
     if (graph.has(file)) continue
     const source = readFileSync(file, 'utf8')
-    const runtime = [...source.matchAll(/(?:^|\n)\s*(?:import|export)\s+(?!type\s)[^'"]*?from\s+['"]([^'"]+)['"]|(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g)].map((match) => match[1] ?? match[2]!)
+    const runtime = [
+      ...source.matchAll(/(?:^|\n)\s*(?:import|export)\s+(?!type\s)[^'"]*?from\s+['"]([^'"]+)['"]|(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g),
+    ].map((match) => match[1] ?? match[2]!)
     if (options.dynamic !== false) runtime.push(...[...source.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((match) => match[1]!))
     graph.set(file, runtime)
     for (const specifier of runtime) {

@@ -14,7 +14,14 @@ export function startInProcessTarget(options: SimulatorOptions = {}): ApiTarget 
   const manualClock = createManualClock(scenarioStart)
   // A full base URL: unknown paths on that origin are the simulator's 404s, as on a server (with a path-only
   // base they would be left to msw's onUnhandledRequest, as other APIs' requests are).
-  const simulator = createSimulator({ seed: scenarioSeed, pets: scenarioPetCount, keys: testKeySpec, clock: manualClock, baseUrl: `${inProcessOrigin}/v1`, ...options })
+  const simulator = createSimulator({
+    seed: scenarioSeed,
+    pets: scenarioPetCount,
+    keys: testKeySpec,
+    clock: manualClock,
+    baseUrl: `${inProcessOrigin}/v1`,
+    ...options,
+  })
   const server = setupServer(...simulator.handlers)
   server.listen({ onUnhandledFrame: 'error' })
   return {

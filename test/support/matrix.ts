@@ -17,8 +17,6 @@ export const targets = {
   'CLI --engine msw': () => startCliTarget(['--engine', 'msw']),
 } satisfies Record<string, () => Promise<ApiTarget & { close(): unknown }>>
 
-export type TargetName = keyof typeof targets
-
 /**
  * Defines the same tests once per target. `PETSTORE_SIM_TEST_TARGETS`
  * (comma-separated names) narrows the matrix, e.g. to run it on another msw.

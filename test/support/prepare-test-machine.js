@@ -8,7 +8,9 @@ import { existsSync } from 'node:fs'
 
 const [major, minor] = process.versions.node.split('.').map(Number)
 if (major < 22 || (major === 22 && minor < 12)) {
-  console.error(`petstore-sim needs Node.js >= 22.12 (running ${process.version}). Run "npm install" first: it installs Node 24 into node_modules/.bin.`)
+  console.error(
+    `petstore-sim needs Node.js >= 22.12 (running ${process.version}). Run "npm install" first: it installs Node 24 into node_modules/.bin.`,
+  )
   process.exit(1)
 }
 console.log(`Node.js ${process.version}`)
@@ -17,7 +19,9 @@ const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 if (!existsSync(chromium)) {
   const canInstall = process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')
   if (!canInstall) {
-    console.error(`The browser tests need Chromium at ${chromium}: install Debian's chromium package (sudo apt-get install chromium) or set CHROMIUM_PATH.`)
+    console.error(
+      `The browser tests need Chromium at ${chromium}: install Debian's chromium package (sudo apt-get install chromium) or set CHROMIUM_PATH.`,
+    )
     process.exit(1)
   }
   console.log("Installing Debian's chromium for the browser tests (once)…")

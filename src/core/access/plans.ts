@@ -46,9 +46,7 @@ export function parsePlan(text: string): Plan {
       return Object.freeze({ name: 'enterprise', perMinute, perDay })
     }
   }
-  throw new RangeError(
-    `Unknown plan "${text}": use free, pro, business or enterprise:<perMinute>/<perDay> (positive whole numbers)`,
-  )
+  throw new RangeError(`Unknown plan "${text}": use free, pro, business or enterprise:<perMinute>/<perDay> (positive whole numbers)`)
 }
 
 /**

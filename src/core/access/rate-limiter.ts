@@ -190,7 +190,10 @@ interface Bucket {
 export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const { clock } = options
   const ban = options.ban ?? defaultBanPolicy
-  if (ban !== false && !(ban.after >= 0 && Number.isSafeInteger(ban.durationMs) && ban.durationMs >= 1 && ban.durationMs <= longestDurationMs)) {
+  if (
+    ban !== false &&
+    !(ban.after >= 0 && Number.isSafeInteger(ban.durationMs) && ban.durationMs >= 1 && ban.durationMs <= longestDurationMs)
+  ) {
     // A longer ban would end past the clock's range, and X-RateLimit-Reset would no longer be a plain integer.
     throw new RangeError(`ban.after must be 0 or more and ban.durationMs a whole number of ms from 1 to ${longestDurationMs}`)
   }
@@ -288,7 +291,12 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     },
     usage(callerId, plan) {
       const { now, minute, day, minuteCount, dayCount, banEnd } = standing(callerId)
-      const window = (limit: number, used: number, resetAt: number): WindowUsage => ({ limit, used, remaining: Math.max(0, limit - used), resetAt })
+      const window = (limit: number, used: number, resetAt: number): WindowUsage => ({
+        limit,
+        used,
+        remaining: Math.max(0, limit - used),
+        resetAt,
+      })
       return {
         minute: window(plan.perMinute, minuteCount, (minute + 1) * minuteMs),
         day: window(plan.perDay, dayCount, (day + 1) * dayMs),
@@ -310,7 +318,13 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       const dayLeft = plan.perDay - dayCount
       return dayLeft < minuteLeft
         ? { outcome: 'allowed', window: 'day', limit: plan.perDay, remaining: dayLeft, resetAt: toUnixSeconds((day + 1) * dayMs) }
-        : { outcome: 'allowed', window: 'minute', limit: plan.perMinute, remaining: minuteLeft, resetAt: toUnixSeconds((minute + 1) * minuteMs) }
+        : {
+            outcome: 'allowed',
+            window: 'minute',
+            limit: plan.perMinute,
+            remaining: minuteLeft,
+            resetAt: toUnixSeconds((minute + 1) * minuteMs),
+          }
     },
     consume(callerId, plan) {
       const now = clock.now()

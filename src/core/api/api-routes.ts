@@ -68,11 +68,19 @@ export const apiRoutes = [
     operation: 'listPets',
     method: 'GET',
     path: '/pets',
-    resolve: ({ request, state }) => ({ status: 200, body: state.petJson.array(state.store.list(parseListPetsQuery(new URLSearchParams(request.query)))) }),
+    resolve: ({ request, state }) => ({
+      status: 200,
+      body: state.petJson.array(state.store.list(parseListPetsQuery(new URLSearchParams(request.query)))),
+    }),
     statuses: [200, 400, 401, 429],
     forced: ({ request, state, status }) =>
       status === 200
-        ? { status: 200, body: state.petJson.array(state.store.list(safely(() => parseListPetsQuery(new URLSearchParams(request.query)), { limit: defaultLimit }))) }
+        ? {
+            status: 200,
+            body: state.petJson.array(
+              state.store.list(safely(() => parseListPetsQuery(new URLSearchParams(request.query)), { limit: defaultLimit })),
+            ),
+          }
         : status === 400
           ? new ApiError('invalid_query_parameter', 'limit must be a whole number from 1 to 100 (forced)')
           : undefined,
@@ -92,7 +100,10 @@ export const apiRoutes = [
       if (status !== 201) return undefined
       // The pet the request would have created, not stored: a forced answer changes nothing.
       const fallback = { name: 'Forced', categoryId: 1 }
-      const newPet = await request.readBody().then((body) => safely(() => parseNewPet(body, request.header('content-type'), request.header('content-encoding')), fallback), () => fallback)
+      const newPet = await request.readBody().then(
+        (body) => safely(() => parseNewPet(body, request.header('content-type'), request.header('content-encoding')), fallback),
+        () => fallback,
+      )
       const pet = state.store.preview(newPet)
       return { status: 201, body: pet, headers: { Location: `${state.basePath}/pets/${pet.id}` } }
     },
@@ -120,7 +131,11 @@ export const apiRoutes = [
       if (status === 200) return { status: 200, body: state.store.get(id) ?? { id, name: 'Forced', categoryId: 1, status: 'available' } }
       if (status === 400) return new ApiError('invalid_path_parameter', `petId must be an integer (forced)`)
       if (status === 404) return new ApiError('pet_not_found', `No pet has the id ${id} (forced)`)
-      if (status === 410) return new ApiError('endpoint_removed', `GET /pets/{petId} was removed on ${getPetHeaders(state).Sunset}; use GET /pets with the status filter (forced)`)
+      if (status === 410)
+        return new ApiError(
+          'endpoint_removed',
+          `GET /pets/{petId} was removed on ${getPetHeaders(state).Sunset}; use GET /pets with the status filter (forced)`,
+        )
       return undefined
     },
   },

@@ -36,7 +36,11 @@ export function invalidPrefer(route: CompiledRoute, requested: number): ApiError
  * `invalid_body`…), or the generic Error for the status. `retryAfterSeconds`
  * is for a 429's `Retry-After`: the time left in the caller's window.
  */
-export function forcedResult(route: CompiledRoute, call: ForcedCall, retryAfterSeconds: number): OperationResult | Promise<OperationResult> {
+export function forcedResult(
+  route: CompiledRoute,
+  call: ForcedCall,
+  retryAfterSeconds: number,
+): OperationResult | Promise<OperationResult> {
   const own = route.definition.forced?.(call)
   const settle = (answer: OperationResult | ApiError | undefined): OperationResult => {
     if (answer instanceof ApiError) return errorResult(answer)

@@ -14,6 +14,7 @@ export const PetNameSchema = z
   .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
   .refine((name) => name.trim().length > 0, 'must not be empty')
   // No control characters (C0, DEL, C1): they have no place in a display name and break logs and terminals.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this check's job
   .refine((name) => !/[\u0000-\u001f\u007f-\u009f]/.test(name), 'must not contain control characters')
   // Counted in code points, as JSON Schema's maxLength counts them: an emoji is one character.
   .refine((name) => codePointLength(name) <= maxNameLength, `must be at most ${maxNameLength} characters`)
@@ -40,7 +41,6 @@ export const NewPetSchema = z.object({
 export const PetSchema = NewPetSchema.extend({
   id: z.int({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be an integer') }).min(1, 'must be at least 1'),
 })
-
 
 export const PetsSchema = z.array(PetSchema)
 
@@ -86,6 +86,7 @@ export const publicSchemas = {
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
 type Holds<Condition extends true> = Condition
+/** Exported so that the compiler checks it (an unused local type would be flagged); it has no other use. @public */
 export type SchemaAgreement = [
   Holds<Same<z.infer<typeof PetStatusSchema>, PetStatus>>,
   Holds<Same<z.infer<typeof NewPetSchema>, { name: string; categoryId: number; status?: PetStatus | undefined }>>,

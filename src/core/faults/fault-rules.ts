@@ -1,5 +1,4 @@
 import * as z from 'zod'
-import { ApiError } from '../pipeline/api-error.ts'
 import type { ApiKey } from '../access/api-keys.ts'
 import { fingerprint } from '../access/fingerprint.ts'
 import type { CompiledRoute, RouteTable } from '../pipeline/route-table.ts'
@@ -17,7 +16,9 @@ export const defaultHangMs = 30_000
 
 const DelaySchema = z.union([
   z.int().min(0).max(600_000),
-  z.strictObject({ min: z.int().min(0).max(600_000), max: z.int().min(0).max(600_000) }).refine((range) => range.min <= range.max, 'min must not be above max'),
+  z
+    .strictObject({ min: z.int().min(0).max(600_000), max: z.int().min(0).max(600_000) })
+    .refine((range) => range.min <= range.max, 'min must not be above max'),
 ])
 
 /**
@@ -50,7 +51,10 @@ const FaultRuleSchema = z
     /** With `fault: "hang"`: how long before the connection is dropped. Default 30 s. */
     hangMs: z.int().min(1).max(600_000).optional(),
   })
-  .refine((rule) => rule.status !== undefined || rule.fault !== undefined || rule.delay !== undefined, 'a rule needs a status, a fault or a delay')
+  .refine(
+    (rule) => rule.status !== undefined || rule.fault !== undefined || rule.delay !== undefined,
+    'a rule needs a status, a fault or a delay',
+  )
   .refine((rule) => !(rule.status !== undefined && rule.fault !== undefined), 'a rule answers a status or does a fault, not both')
   .refine((rule) => rule.hangMs === undefined || rule.fault === 'hang', 'hangMs goes with fault "hang"')
 
@@ -143,7 +147,9 @@ export function createFaultRules(table: RouteTable, random: () => number, basePa
     const rule = parsed.data
     const method = rule.method?.toUpperCase()
     if (rule.operation !== undefined && !table.routes.some((route) => route.operation === rule.operation)) {
-      throw new RangeError(`Invalid fault rule: no operation ${rule.operation} (use one of ${table.routes.map((route) => route.operation).join(', ')})`)
+      throw new RangeError(
+        `Invalid fault rule: no operation ${rule.operation} (use one of ${table.routes.map((route) => route.operation).join(', ')})`,
+      )
     }
     let concretePath: string | undefined
     const routes = table.routes.filter((route) => {
@@ -195,7 +201,11 @@ export function createFaultRules(table: RouteTable, random: () => number, basePa
       onChange()
       return true
     },
-    list: () => rules.map(({ routes: _routes, concretePath: _path, ...rule }) => Object.fromEntries(Object.entries(rule).filter(([, value]) => value !== undefined)) as unknown as FaultRule),
+    list: () =>
+      rules.map(
+        ({ routes: _routes, concretePath: _path, ...rule }) =>
+          Object.fromEntries(Object.entries(rule).filter(([, value]) => value !== undefined)) as unknown as FaultRule,
+      ),
     clear() {
       const had = rules.length > 0
       rules = []
@@ -220,7 +230,12 @@ export function createFaultRules(table: RouteTable, random: () => number, basePa
           // What is left of `times` is part of the rules as listed.
           onChange()
         }
-        const delayMs = rule.delay === undefined ? 0 : typeof rule.delay === 'number' ? rule.delay : rule.delay.min + Math.floor(random() * (rule.delay.max - rule.delay.min + 1))
+        const delayMs =
+          rule.delay === undefined
+            ? 0
+            : typeof rule.delay === 'number'
+              ? rule.delay
+              : rule.delay.min + Math.floor(random() * (rule.delay.max - rule.delay.min + 1))
         return { ruleId: rule.id, status: rule.status, fault: rule.fault, delayMs, hangMs: rule.hangMs ?? defaultHangMs }
       }
       return undefined

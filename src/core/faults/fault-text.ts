@@ -38,12 +38,22 @@ export function parseFaultText(text: string, basePath: string): FaultRuleInput {
       const [min, max] = value.split('-').map(Number) as [number, number | undefined]
       set('delay', max === undefined ? min : { min, max }, word)
     } else if (name === 'times' && value !== undefined && wholeNumber.test(value)) set('times', Number(value), word)
-    else if ((name === 'p' || name === 'probability') && value !== undefined && /^(0|1)?(\.\d+)?$/.test(value) && value !== '' && value !== '.') set('probability', Number(value), word)
+    else if (
+      (name === 'p' || name === 'probability') &&
+      value !== undefined &&
+      /^(0|1)?(\.\d+)?$/.test(value) &&
+      value !== '' &&
+      value !== '.'
+    )
+      set('probability', Number(value), word)
     else if (name === 'key' && value !== undefined && value !== '') set('key', value, word)
     else if (name === 'hang' && value !== undefined && wholeNumber.test(value)) {
       set('fault', 'hang', word)
       set('hangMs', Number(value), word)
-    } else throw new RangeError(`Invalid fault "${text}": cannot read "${word}" (e.g. "GET /v1/pets 503 p=0.2", "createPet reset times=1", "getPet delay=100-500")`)
+    } else
+      throw new RangeError(
+        `Invalid fault "${text}": cannot read "${word}" (e.g. "GET /v1/pets 503 p=0.2", "createPet reset times=1", "getPet delay=100-500")`,
+      )
   }
   return rule as FaultRuleInput
 }

@@ -99,7 +99,11 @@ export function createApiPipeline(state: SimulatorState, options: PipelineOption
       // A reset or a hang drops the request before the operation runs; a truncated or empty answer is the real one, broken on the way.
       if (fault.fault === 'reset' || fault.fault === 'hang') return { status: 0, body: null }
       if (fault.status !== undefined) {
-        return forcedResult(match.route, { request, params: match.params, state, status: fault.status }, retryAfter(exchange.decision, state.clock.now()))
+        return forcedResult(
+          match.route,
+          { request, params: match.params, state, status: fault.status },
+          retryAfter(exchange.decision, state.clock.now()),
+        )
       }
       return match.route.definition.resolve(call)
     }
@@ -116,7 +120,8 @@ export function createApiPipeline(state: SimulatorState, options: PipelineOption
       const receivedAt = state.clock.now()
       const match = preMatched ?? table.match(request.method, request.path.slice(basePath.length))
       const caller = identifyCaller(state, request)
-      const operation = match.kind === 'operation' ? match.route.operation : match.kind === 'wrong-method' ? 'methodNotAllowed' : 'routeNotFound'
+      const operation =
+        match.kind === 'operation' ? match.route.operation : match.kind === 'wrong-method' ? 'methodNotAllowed' : 'routeNotFound'
       const routeHeaders = match.kind === 'operation' ? match.route.headers : undefined
 
       // Prefer: code=<status>, for a documented status: the operation's answer for it, counting nothing and
@@ -128,7 +133,11 @@ export function createApiPipeline(state: SimulatorState, options: PipelineOption
       // A caller over its limit, or banned, still gets its 429: forcing is not a way round the limits.
       if (forcible && standing?.outcome === 'allowed' && (caller.key !== undefined || preferred === 401)) {
         const exchange: Exchange = { request, operation, caller, decision: standing, routeHeaders, started, receivedAt, forced: true }
-        const outcome = forcedResult(match.route, { request, params: match.params, state, status: preferred }, retryAfter(standing, receivedAt))
+        const outcome = forcedResult(
+          match.route,
+          { request, params: match.params, state, status: preferred },
+          retryAfter(standing, receivedAt),
+        )
         return isPromiseLike(outcome) ? outcome.then((result) => finish(exchange, result)) : finish(exchange, outcome)
       }
 

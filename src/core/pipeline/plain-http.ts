@@ -120,10 +120,3 @@ export function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLik
   return typeof (value as { then?: unknown } | null)?.then === 'function'
 }
 
-/** UTF-8 text of a body, for lanes that read a body that is already text. */
-export function bodyText(bytes: Uint8Array): string {
-  return utf8Decoder.decode(bytes)
-}
-
-// Stateless: decoding whole buffers keeps no state between calls.
-const utf8Decoder = new TextDecoder()

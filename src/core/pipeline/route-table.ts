@@ -81,7 +81,9 @@ export function compileRouteTable(definitions: readonly ApiRouteDefinition[], st
         if (route.method === routeMethod) return { kind: 'operation', route, params: readParams(route.segments, segments, 0) }
         knownPath ??= route
       }
-      return knownPath === undefined ? { kind: 'unknown-path' } : { kind: 'wrong-method', allow: allowByPath.get(knownPath.definition.path)! }
+      return knownPath === undefined
+        ? { kind: 'unknown-path' }
+        : { kind: 'wrong-method', allow: allowByPath.get(knownPath.definition.path)! }
     },
     paramsAtEnd(route, path) {
       const segments = splitPath(path)

@@ -52,7 +52,14 @@ export interface RequestJournal {
 /** How many requests were answered, in all and by status class; `none` for a fault rule's reset or hang (status 0). */
 export interface RequestCounts {
   readonly total: number
-  readonly byStatusClass: { readonly '1xx': number; readonly '2xx': number; readonly '3xx': number; readonly '4xx': number; readonly '5xx': number; readonly none: number }
+  readonly byStatusClass: {
+    readonly '1xx': number
+    readonly '2xx': number
+    readonly '3xx': number
+    readonly '4xx': number
+    readonly '5xx': number
+    readonly none: number
+  }
 }
 
 export interface RequestJournalOptions {

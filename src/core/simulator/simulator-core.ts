@@ -121,7 +121,8 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
   const journal = createRequestJournal({ capacity: options.journalSize ?? defaults.journalSize, onRecord: events.request })
   validateLatency(options.latency)
   const bodyLimit = options.bodyLimit ?? defaults.bodyLimit
-  if (!(Number.isSafeInteger(bodyLimit) && bodyLimit >= 0)) throw new RangeError(`bodyLimit must be a whole number of bytes (got ${bodyLimit})`)
+  if (!(Number.isSafeInteger(bodyLimit) && bodyLimit >= 0))
+    throw new RangeError(`bodyLimit must be a whole number of bytes (got ${bodyLimit})`)
   const state: SimulatorState = {
     store,
     keyRing,

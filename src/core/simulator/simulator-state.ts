@@ -77,7 +77,12 @@ export interface SnapshotSources {
 export function readSnapshot(sources: SnapshotSources): SimulatorSnapshot {
   const epochMs = sources.clock.now()
   const iso = (ms: number) => new Date(ms).toISOString()
-  const window = (usage: WindowUsage): WindowSnapshot => ({ limit: usage.limit, used: usage.used, remaining: usage.remaining, resetAt: iso(usage.resetAt) })
+  const window = (usage: WindowUsage): WindowSnapshot => ({
+    limit: usage.limit,
+    used: usage.used,
+    remaining: usage.remaining,
+    resetAt: iso(usage.resetAt),
+  })
   const keys = sources.keys.map((key): KeySnapshot => {
     const usage = sources.limiter.usage(`${keyCallerPrefix}${key.token}`, key.plan)
     return {

@@ -17,7 +17,10 @@ const units: Record<string, bigint> = { ms: 1n, s: 1_000n, m: 60_000n, h: 3_600_
  */
 export function parseDuration(value: string | number): number {
   const milliseconds = typeof value === 'number' ? value : fromText(value)
-  if (milliseconds === 'fraction' || (typeof milliseconds === 'number' && Number.isFinite(milliseconds) && !Number.isInteger(milliseconds))) {
+  if (
+    milliseconds === 'fraction' ||
+    (typeof milliseconds === 'number' && Number.isFinite(milliseconds) && !Number.isInteger(milliseconds))
+  ) {
     throw new RangeError(`The duration ${JSON.stringify(value)} is not a whole number of milliseconds`)
   }
   if (milliseconds === 'too long' || (milliseconds !== undefined && milliseconds > longestDurationMs)) {

@@ -7,7 +7,7 @@ import { createRateLimiter, type BanPolicy } from '../../../src/core/access/rate
 const start = Date.parse('2031-03-01T08:15:20Z')
 
 function useUp(limiter: ReturnType<typeof createRateLimiter>, plan: Plan, count: number) {
-  let last
+  let last: ReturnType<typeof limiter.consume> | undefined
   for (let index = 0; index < count; index++) last = limiter.consume('caller', plan)
   return last!
 }
@@ -103,9 +103,18 @@ describe('rate limiter: bans', () => {
  * forever. The reference the forgetting limiter must agree with.
  */
 function createUnforgettingLimiter(clock: Clock, ban: BanPolicy) {
-  const callers = new Map<string, { minuteStart: number; minuteCount: number; dayStart: number; dayCount: number; refusedInARow: number; bannedUntil: number }>()
-  const refusal = (outcome: 'limited' | 'banned', window: 'minute' | 'day' | 'ban', limit: number, until: number, now: number) =>
-    ({ outcome, window, limit, remaining: 0, resetAt: Math.ceil(until / 1000), retryAfterSeconds: Math.max(1, Math.ceil((until - now) / 1000)) })
+  const callers = new Map<
+    string,
+    { minuteStart: number; minuteCount: number; dayStart: number; dayCount: number; refusedInARow: number; bannedUntil: number }
+  >()
+  const refusal = (outcome: 'limited' | 'banned', window: 'minute' | 'day' | 'ban', limit: number, until: number, now: number) => ({
+    outcome,
+    window,
+    limit,
+    remaining: 0,
+    resetAt: Math.ceil(until / 1000),
+    retryAfterSeconds: Math.max(1, Math.ceil((until - now) / 1000)),
+  })
   return (callerId: string, plan: Plan) => {
     const now = clock.now()
     const minuteStart = now - (now % 60_000)
@@ -137,7 +146,13 @@ function createUnforgettingLimiter(clock: Clock, ban: BanPolicy) {
     const dayLeft = plan.perDay - state.dayCount
     return dayLeft < minuteLeft
       ? { outcome: 'allowed', window: 'day', limit: plan.perDay, remaining: dayLeft, resetAt: Math.ceil((dayStart + 86_400_000) / 1000) }
-      : { outcome: 'allowed', window: 'minute', limit: plan.perMinute, remaining: minuteLeft, resetAt: Math.ceil((minuteStart + 60_000) / 1000) }
+      : {
+          outcome: 'allowed',
+          window: 'minute',
+          limit: plan.perMinute,
+          remaining: minuteLeft,
+          resetAt: Math.ceil((minuteStart + 60_000) / 1000),
+        }
   }
 }
 
@@ -237,7 +252,12 @@ describe('rate limiter: the cap on anonymous buckets', () => {
   })
 
   it('tells anonymous callers apart with isAnonymous', () => {
-    const limiter = createRateLimiter({ clock: createManualClock(start), ban: false, maxAnonymousBuckets: 1, isAnonymous: (id) => id.startsWith('ip:') })
+    const limiter = createRateLimiter({
+      clock: createManualClock(start),
+      ban: false,
+      maxAnonymousBuckets: 1,
+      isAnonymous: (id) => id.startsWith('ip:'),
+    })
     limiter.consume('anonymous:kept', tiny)
     limiter.consume('ip:1', tiny)
     limiter.consume('ip:2', tiny)

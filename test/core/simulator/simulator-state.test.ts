@@ -15,7 +15,9 @@ function setUp(options: Parameters<typeof createApp>[0] = {}) {
   const clock = createManualClock(start)
   const app = createApp({ clock, ...options })
   const get = (path: string, key: string | undefined = 'demo-pro-key', clientAddress = '127.0.0.1') =>
-    app.fetch(new Request(`http://localhost${path}`, { headers: key === undefined ? {} : { authorization: `Bearer ${key}` } }), { clientAddress })
+    app.fetch(new Request(`http://localhost${path}`, { headers: key === undefined ? {} : { authorization: `Bearer ${key}` } }), {
+      clientAddress,
+    })
   return { app, simulator: app.simulator, clock, get }
 }
 
@@ -138,7 +140,17 @@ describe('simulator.events', () => {
     simulator.faults.remove(`${id}-none`)
     simulator.faults.clear()
     simulator.reset()
-    expect(seen.map((event) => event.type)).toEqual(['request', 'clock', 'clock', 'faults', 'faults', 'request', 'faults', 'faults', 'reset'])
+    expect(seen.map((event) => event.type)).toEqual([
+      'request',
+      'clock',
+      'clock',
+      'faults',
+      'faults',
+      'request',
+      'faults',
+      'faults',
+      'reset',
+    ])
     const first = seen[0] as Extract<SimulatorEvent, { type: 'request' }>
     expect(first.entry).toMatchObject({ sequence: 1, method: 'GET', path: '/v1/pets?limit=2', status: 200, operation: 'listPets' })
     expect((seen[5] as Extract<SimulatorEvent, { type: 'request' }>).entry).toMatchObject({ status: 503, fault: id })
