@@ -119,4 +119,3 @@ export function payloadTooLarge(limit: number): ApiError {
 export function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function'
 }
-
