@@ -9,6 +9,8 @@ import { parseFaultText } from '../core/faults/fault-text.ts'
 import { demoKeySpec } from '../core/simulator/simulator-core.ts'
 import { createApp, startServer, type RunningServer, type StartServerOptions } from '../node/server.ts'
 import { createProgram, type CliOptions } from './cli-options.ts'
+import { guardStandardOutput, type GuardedOutput } from './guarded-output.ts'
+import { createRequestLogger } from '../node/request-log.ts'
 
 /** Exit code for bad flags, unreadable files and a port that cannot be bound. */
 export const usageExitCode = 2
@@ -20,9 +22,10 @@ export const usageExitCode = 2
  */
 export async function runCli(argv: readonly string[]): Promise<void> {
   let options: CliOptions
+  const output = guardStandardOutput()
   const program = createProgram()
     .exitOverride()
-    .configureOutput({ writeErr: () => {}, writeOut: (text) => process.stdout.write(text) })
+    .configureOutput({ writeErr: () => {}, writeOut: (text) => output.writeLine(text.replace(/\n$/, '')) })
   try {
     options = program.parse(argv, { from: 'user' }).opts<CliOptions>()
   } catch (error) {
@@ -32,18 +35,19 @@ export async function runCli(argv: readonly string[]): Promise<void> {
 
   let running: RunningServer
   try {
-    running = await startServer(await toServerOptions(options))
+    running = await startServer(await toServerOptions(options, output))
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'EADDRINUSE') return fail(`port ${options.port} on ${options.host} is already in use (try --port 0 for a free port)`)
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return fail(`cannot bind to --host ${options.host}`)
     return fail((error as Error).message)
   }
-  printBanner(running, options)
-  stopOnSignals(running, options)
+  printBanner(running, options, output)
+  output.serving()
+  stopOnSignals(running, options, output)
 }
 
-async function toServerOptions(options: CliOptions): Promise<StartServerOptions> {
+async function toServerOptions(options: CliOptions, output: GuardedOutput): Promise<StartServerOptions> {
   const app = createApp({
     seed: options.seed,
     pets: options.pets,
@@ -75,7 +79,8 @@ async function toServerOptions(options: CliOptions): Promise<StartServerOptions>
     maxPipelinedRequests: options.maxPipelined,
     port: options.port,
     host: options.host,
-    log: options.log,
+    // Through the guarded output: a log line for a reader that has gone away is dropped, never fatal.
+    log: options.log === 'silent' ? 'silent' : createRequestLogger(options.log, (line) => output.writeLine(line)),
     engine: options.engine,
     handlers: options.handlers === undefined ? undefined : await loadHandlers(options.handlers),
   }
@@ -149,7 +154,7 @@ function readJsonFile(path: string, flag: string): unknown {
   }
 }
 
-function printBanner(running: RunningServer, options: CliOptions): void {
+function printBanner(running: RunningServer, options: CliOptions, output: GuardedOutput): void {
   const usingDemoKeys = options.key.length === 0 && options.keys === undefined
   const keys = running.simulator.keys.map((key) => ({
     key: usingDemoKeys && key.token in demoKeySpec ? key.token : key.fingerprint,
@@ -160,8 +165,16 @@ function printBanner(running: RunningServer, options: CliOptions): void {
   const headline = `petstore-sim listening on ${running.apiUrl}`
   const control = `${running.url}/__sim`
   if (options.log === 'json') {
-    process.stdout.write(
-      `${JSON.stringify({ time: new Date().toISOString(), message: headline, url: running.url, apiUrl: running.apiUrl, control, dashboard: `${control}/`, keys })}\n`,
+    output.writeLine(
+      JSON.stringify({
+        time: new Date().toISOString(),
+        message: headline,
+        url: running.url,
+        apiUrl: running.apiUrl,
+        control,
+        dashboard: `${control}/`,
+        keys,
+      }),
     )
     return
   }
@@ -175,17 +188,17 @@ function printBanner(running: RunningServer, options: CliOptions): void {
     lines.push(`OpenAPI document: ${running.url}/openapi.json (or .yaml)`)
     lines.push(`Dashboard: ${control}/ (keys, limits, requests, clock and faults, live in the browser)`)
   }
-  process.stdout.write(`${lines.join('\n')}\n`)
+  output.writeLine(lines.join('\n'))
 }
 
-function stopOnSignals(running: RunningServer, options: CliOptions): void {
+function stopOnSignals(running: RunningServer, options: CliOptions, output: GuardedOutput): void {
   let stopping = false
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) {
       process.exit(signal === 'SIGINT' ? 130 : 143)
     }
     stopping = true
-    if (options.log === 'pretty') process.stdout.write(`${signal}: finishing requests in flight, then stopping\n`)
+    if (options.log === 'pretty') output.writeLine(`${signal}: finishing requests in flight, then stopping`)
     running.close(defaults.shutdownGraceMs).then(() => process.exit(0))
   }
   process.on('SIGINT', onSignal)
