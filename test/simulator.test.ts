@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createManualClock } from '../src/core/time/clock.ts'
 import { petCategories } from '../src/core/catalogue/catalogue.ts'
 import { createApp } from '../src/app/app.ts'
@@ -185,7 +185,9 @@ describe('options', () => {
       headers: { authorization: 'Bearer demo-pro-key' },
     })
     expect(getPet.headers.get('link')).toBe('</api/v1/pets>; rel="successor-version"')
+    const reported = mswErrors()
     await expect(call('/v1/pets')).rejects.toThrow()
+    expect(reported()).toEqual([expect.stringContaining('GET http://petstore.test/v1/pets')])
   })
 
   it('keeps production and staging apart as two simulators', async () => {
@@ -329,15 +331,18 @@ describe('in a user test suite', () => {
 describe('in-process, beside the other APIs an app calls', () => {
   it('leaves requests that match no path of the API to msw, uncounted and unjournaled', async () => {
     const { simulator, call } = serve()
-    for (const url of [
+    const urls = [
       'https://api.stripe.com/v1/customers',
       'https://api.openai.com/v1/models',
       'http://petstore.test/v1/nope',
       'http://petstore.test/foo/v1/pets',
-    ]) {
-      // onUnhandledFrame: 'error' (see serve): msw refuses the unhandled request, so the fetch fails.
+    ]
+    const reported = mswErrors()
+    for (const url of urls) {
+      // onUnhandledFrame: 'error' (see serve): msw refuses the unhandled request, so the fetch fails, and says why.
       await expect(fetch(url, { headers: { authorization: 'Bearer demo-pro-key' } }), url).rejects.toThrow()
     }
+    expect(reported()).toEqual(urls.map((url) => expect.stringContaining(`GET ${url}`)))
     expect(simulator.journal.entries()).toEqual([])
     expect((await call('/v1/pets?limit=1')).headers.get('x-ratelimit-remaining')).toBe('299')
   })
@@ -462,3 +467,16 @@ describe('error states on demand, in-process', () => {
     expect(() => createSimulator().faults.add(rule as never)).toThrow(message)
   })
 })
+
+/**
+ * What msw reports on the console for unhandled requests, captured instead of printed: a passing run reads clean,
+ * and the report itself is asserted on.
+ */
+function mswErrors(): () => string[] {
+  const spy = vi.spyOn(console, 'error').mockImplementation(() => {})
+  return () => {
+    const messages = spy.mock.calls.map((args) => args.map(String).join(' '))
+    spy.mockRestore()
+    return messages.filter((message) => message.includes('intercepted a request without a matching request handler'))
+  }
+}

@@ -5,7 +5,7 @@ import { setupServer } from 'msw/node'
 import type { SetupWorker } from 'msw/browser'
 import { createPreviewAnnotations } from 'msw-storybook-addon/preview'
 import type { StoryContext } from 'storybook/internal/csf'
-import { afterAll, expect, it } from 'vitest'
+import { afterAll, expect, it, vi } from 'vitest'
 import { withPetstore } from './storybook-story.ts'
 
 const server = setupServer()
@@ -23,5 +23,11 @@ it('serves a story from petstore-sim through the addon, and resets after it', as
   expect(response.status).toBe(200)
   expect(await response.json()).toHaveLength(3)
   cleanup()
+  // After the story, msw refuses the request (onUnhandledFrame: 'error') and says so: captured and checked, not printed.
+  const reported = vi.spyOn(console, 'error').mockImplementation(() => {})
   await expect(fetch('http://localhost:6006/v1/pets')).rejects.toThrow()
+  expect(reported.mock.calls.map((args) => args.map(String).join(' '))).toEqual([
+    expect.stringContaining('GET http://localhost:6006/v1/pets'),
+  ])
+  reported.mockRestore()
 })
