@@ -60,6 +60,19 @@ export function createApp(options: AppOptions = {}): App {
   const underApi = (path: string) => basePath === '' || path === basePath || path.startsWith(`${basePath}/`)
   const underControl = (path: string) => control !== undefined && (path === controlPath || path.startsWith(`${controlPath}/`))
 
+  /**
+   * What a preflight offers: the methods the path itself serves, from the route table (a preflight of /v1/pets/1
+   * offered POST and DELETE, which are 405s there); every method for a path the app does not know.
+   */
+  function preflightMethods(path: string): string {
+    if (openApi?.owns(path)) return 'GET, HEAD, OPTIONS'
+    if (underApi(path)) {
+      const match = pipeline.table.match('OPTIONS', path.slice(basePath.length))
+      if (match.kind === 'wrong-method') return `${match.allow}, OPTIONS`
+    }
+    return allowedMethods
+  }
+
   function route(request: PlainRequest): PlainResponse | Promise<PlainResponse> {
     const { path } = request
     if (!path.startsWith('/'))
@@ -68,7 +81,7 @@ export function createApp(options: AppOptions = {}): App {
     // The control plane first: its own rules for pages on other origins, preflights included. A base path at
     // the root would swallow /__sim and /openapi.*, so those are checked before the API.
     if (underControl(path)) return control!.respond(request)
-    if (request.method === 'OPTIONS') return preflightResponse(request, allowedMethods)
+    if (request.method === 'OPTIONS') return preflightResponse(request, preflightMethods(path))
     if (openApi?.owns(path)) return openApi.respond(request.method, path)
     if (underApi(path)) return pipeline.respond(request)
     throw new ApiError('route_not_found', `No route ${request.method} ${path}: the API is under ${basePath || '/'}`)

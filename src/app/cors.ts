@@ -67,8 +67,13 @@ export function corsHeaders(origin: string | undefined, vary: string | undefined
     'Access-Control-Allow-Origin': origin,
     'Access-Control-Allow-Credentials': 'true',
     'Access-Control-Expose-Headers': exposedHeaders,
-    Vary: vary === undefined ? 'Origin' : `${vary}, Origin`,
+    Vary: vary === undefined ? 'Origin' : withOrigin(vary),
   }
+}
+
+/** A `Vary` value with `Origin` in it once: a preflight's own `Vary` already names it. */
+function withOrigin(vary: string): string {
+  return vary.split(',').some((name) => name.trim().toLowerCase() === 'origin') ? vary : `${vary}, Origin`
 }
 
 /** Adds {@link corsHeaders} to a plain response. */

@@ -50,7 +50,6 @@ export function createApiHandlers(simulator: SimulatorCore, options: ApiHandlerO
       }
     }
   const pattern = (path: string) => urlPattern(baseOrigin, `${basePath}${path}`)
-  const preflightMethods = [...table.methods, 'OPTIONS'].join(', ')
 
   return [
     ...table.routes.flatMap((route) => {
@@ -60,9 +59,10 @@ export function createApiHandlers(simulator: SimulatorCore, options: ApiHandlerO
       return handlers
     }),
     // A preflight is answered as the server answers it (no key, not counted), not as a 405 of the API.
-    ...table.paths.map(({ path }) =>
+    // It offers the path's own methods, as the app's preflights do.
+    ...table.paths.map(({ path, allow }) =>
       http.options(pattern(path), ({ request }) =>
-        toFetchResponse(preflightResponse(toPlainRequest(request, bodyLimit, transportOf(request)), preflightMethods)),
+        toFetchResponse(preflightResponse(toPlainRequest(request, bodyLimit, transportOf(request)), `${allow}, OPTIONS`)),
       ),
     ),
     ...table.paths.map(({ path, allow }) =>
