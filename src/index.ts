@@ -1,5 +1,5 @@
 import { publicSchemas } from './core/api/schemas.ts'
-export { createSimulator, demoKeySpec, resolveBaseUrl, type Simulator, type SimulatorOptions } from './simulator.ts'
+export { createSimulator, demoKeySpec, resolveBaseUrl, type Simulator, type SimulatorFetch, type SimulatorOptions } from './simulator.ts'
 export { createSimulatorCore, type SimulatorCore } from './core/simulator/simulator-core.ts'
 export { defaults } from './core/simulator/defaults.ts'
 export { ApiError, type ErrorBody } from './core/pipeline/api-error.ts'

@@ -3,16 +3,18 @@ import type { ApiTarget } from './api-target.ts'
 import { startAppTarget } from './app-target.ts'
 import { startCliTarget } from './cli-target.ts'
 import { startInProcessTarget } from './in-process-target.ts'
+import { startSimulatorFetchTarget } from './simulator-fetch-target.ts'
 
 /**
  * Every way the simulator is reached, each answering through its own lane:
- * the MSW handlers in-process, the web-standard `app.fetch`, and the real CLI
+ * the MSW handlers in-process, the web-standard `app.fetch`, `simulator.fetch`, and the real CLI
  * on its direct Node lane and with `--engine msw`. (h3's `describeMatrix` is
  * the model.)
  */
 export const targets = {
   'msw setupServer': async () => startInProcessTarget(),
   'app.fetch': async () => startAppTarget(),
+  'simulator.fetch': async () => startSimulatorFetchTarget(),
   'CLI (direct lane)': () => startCliTarget(),
   'CLI --engine msw': () => startCliTarget(['--engine', 'msw']),
 } satisfies Record<string, () => Promise<ApiTarget & { close(): unknown }>>

@@ -1,0 +1,33 @@
+import { createManualClock } from '../../src/core/time/clock.ts'
+import { createSimulator } from '../../src/simulator.ts'
+import { scenarioPetCount, scenarioSeed, scenarioStart, testKeySpec, type ApiTarget } from './api-target.ts'
+
+/** `simulator.fetch`: the simulator in-process behind a standard fetch, as openapi-fetch or ky would call it. */
+export function startSimulatorFetchTarget(): ApiTarget & { close(): void } {
+  const manualClock = createManualClock(scenarioStart)
+  const simulator = createSimulator({ seed: scenarioSeed, pets: scenarioPetCount, keys: testKeySpec, clock: manualClock })
+  return {
+    apiUrl: `http://localhost:4010${simulator.basePath}`,
+    fetch: simulator.fetch,
+    async reset() {
+      simulator.reset()
+      manualClock.set(scenarioStart)
+    },
+    async advanceClock(milliseconds) {
+      simulator.clock.advance(milliseconds)
+    },
+    async setClock(iso) {
+      simulator.clock.set(iso)
+    },
+    async addFault(rule) {
+      return simulator.faults.add(rule)
+    },
+    async removeFault(id) {
+      simulator.faults.remove(id)
+    },
+    async journal() {
+      return simulator.journal.entries()
+    },
+    close() {},
+  }
+}
