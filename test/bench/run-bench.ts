@@ -273,3 +273,6 @@ console.log(`  GET with the dashboard >= 0.90x without: ${(withRps / withoutRps)
 
 // The store's scale (issue #8): a rare status at 500 and at 1,000,000 pets, reset, a large catalogue's start.
 await runScaleBench()
+
+// In-process lanes and the cold start (issue #19), each in processes of their own.
+await import('./in-process-bench.ts')

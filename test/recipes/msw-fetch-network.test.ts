@@ -15,6 +15,8 @@ const network = defineNetwork({
   sources: [new InterceptorSource({ interceptors: [new FetchInterceptor() as unknown as SourceInterceptor] })],
   handlers: simulator.handlers,
   onUnhandledFrame: 'error',
+  // Without it, msw logs every request with its whole Request and Response to the console.
+  context: { quiet: true },
 })
 beforeAll(() => network.enable())
 afterAll(() => network.disable())
