@@ -26,7 +26,7 @@ let cli: Awaited<ReturnType<typeof startCli>>
 let page: Page
 
 beforeAll(async () => {
-  // The README's recipe: put msw's worker script in the app's public directory.
+  // The recipe (docs/recipes.md): put msw's worker script in the app's public directory.
   const init = spawnSync(
     process.execPath,
     [fileURLToPath(new URL('../node_modules/msw/cli/index.js', import.meta.url)), 'init', 'test/browser/public'],

@@ -124,7 +124,7 @@ describe('the dashboard in Chromium', () => {
     await page.locator('#clock-mode', { hasText: 'running' }).waitFor(wait)
   })
 
-  it('is a known picture: the screenshot of the README', async () => {
+  it('is a known picture: the screenshot of docs/dashboard.md', async () => {
     const page = dashboard
     await page.getByRole('button', { name: 'Freeze' }).click()
     await page.locator('#clock-mode', { hasText: 'frozen' }).waitFor(wait)

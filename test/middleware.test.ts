@@ -287,15 +287,18 @@ describe('body-parser 1.x (express 4), as @mswjs/http-middleware installs it', (
   })
 })
 
-describe('the README recipe: express, after your body parsers', () => {
-  it.each(['express-middleware.ts', 'http-middleware-msw2.ts'])('is in the README word for word (%s, but its first line)', async (file) => {
-    const { readFileSync } = await import('node:fs')
-    const code = readFileSync(new URL(`./recipes/${file}`, import.meta.url), 'utf8')
-      .split('\n')
-      .slice(1)
-      .join('\n')
-    expect(readFileSync(new URL('../README.md', import.meta.url), 'utf8')).toContain(`\`\`\`ts\n${code}\`\`\`\n`)
-  })
+describe('the recipe: express, after your body parsers', () => {
+  it.each(['express-middleware.ts', 'http-middleware-msw2.ts'])(
+    'is in docs/recipes.md word for word (%s, but its first line)',
+    async (file) => {
+      const { readFileSync } = await import('node:fs')
+      const code = readFileSync(new URL(`./recipes/${file}`, import.meta.url), 'utf8')
+        .split('\n')
+        .slice(1)
+        .join('\n')
+      expect(readFileSync(new URL('../docs/recipes.md', import.meta.url), 'utf8')).toContain(`\`\`\`ts\n${code}\`\`\`\n`)
+    },
+  )
 
   it('answers the API and the OpenAPI document, and leaves the rest to the app', async () => {
     const origin = await listen(recipeApp)
@@ -313,7 +316,7 @@ describe('the README recipe: express, after your body parsers', () => {
 })
 
 describe('@mswjs/http-middleware on msw 3', () => {
-  // Why the README sends msw 3 users to createMiddleware(): the package calls msw 2's handleRequest, which msw 3
+  // Why the docs send msw 3 users to createMiddleware(): the package calls msw 2's handleRequest, which msw 3
   // does not export. express 5 turns the rejection into a 500; under express 4 (the package's own createServer) or
   // connect it is an unhandled rejection that ends the process. Its msw 2 recipe is tested in test/msw2/.
   it('fails every request with a TypeError', async () => {

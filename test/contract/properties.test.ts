@@ -17,7 +17,7 @@ async function send(method: string, path: string, body?: string) {
   return { status: response.status, body: await response.json() }
 }
 
-/** An oracle written from the spec and the README, independent of the zod schemas. */
+/** An oracle written from the spec and the docs, independent of the zod schemas. */
 function isValidNewPet(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
   const { name, categoryId, status } = value as Record<string, unknown>

@@ -1,6 +1,6 @@
 // @mswjs/http-middleware serving the simulator's MSW handlers, on msw 2 only
 // (on msw 3 it fails on every request: see test/middleware.test.ts and the
-// README). Runs the README recipe, behind express.json(), and the same
+// docs/cli.md). Runs the recipe of docs/recipes.md, behind express.json(), and the same
 // middleware with no parser; then petstore-sim's own createMiddleware() on
 // the same msw 2, with your handlers in front.
 import './http-middleware-msw.ts'
@@ -35,7 +35,7 @@ it("gives @mswjs/http-middleware the msw 2 under test, not the project's msw 3",
 })
 
 describe.each([
-  ['the README recipe, behind express.json()', () => recipeApp as RequestListener],
+  ['the recipe, behind express.json()', () => recipeApp as RequestListener],
   ['no body parser', withoutParser],
 ])('@mswjs/http-middleware with %s', (_case, build) => {
   it('answers GET 200 with rate-limit headers, 401 without a key, POST 201 and 400 for an invalid pet', async () => {

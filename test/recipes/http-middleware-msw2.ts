@@ -1,4 +1,4 @@
-// README recipe: @mswjs/http-middleware on msw 2 (run by test/msw2/http-middleware.msw2-test.ts).
+// Recipe in docs/recipes.md: @mswjs/http-middleware on msw 2 (run by test/msw2/http-middleware.msw2-test.ts).
 // mock-api.ts: the simulator's MSW handlers served over HTTP (msw 2 only)
 import { createMiddleware } from '@mswjs/http-middleware'
 import express from 'express'

@@ -1,5 +1,5 @@
-// README recipe: a Playwright spec whose app talks to its worker's own simulator.
-// (In the README it imports `test` from './fixtures.ts'; here the stand-in app adds itself to it.)
+// Recipe in docs/recipes.md: a Playwright spec whose app talks to its worker's own simulator.
+// (In the docs it imports `test` from './fixtures.ts'; here the stand-in app adds itself to it.)
 import { expect, test } from './playwright-demo-app.ts'
 
 // Several tests change the catalogue at once, in parallel workers: each sees only its own simulator.

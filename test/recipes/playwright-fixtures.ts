@@ -1,4 +1,4 @@
-// README recipe: one simulator per Playwright worker (fixtures.ts).
+// Recipe in docs/recipes.md: one simulator per Playwright worker (fixtures.ts).
 import { test as base } from '@playwright/test'
 import { startServer, type RunningServer } from 'petstore-sim/node'
 

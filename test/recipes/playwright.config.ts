@@ -1,4 +1,4 @@
-// README recipe: Playwright with one simulator per worker (see playwright-fixtures.ts).
+// Recipe in docs/recipes.md: Playwright with one simulator per worker (see playwright-fixtures.ts).
 // Run by playwright.test.ts with 2 workers, in Debian's Chromium (nothing downloads a browser).
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from '@playwright/test'

@@ -1,4 +1,4 @@
-// README recipe ("Error states on demand" > "In your tests"): a client's retry on 503, tested with a fault rule.
+// Recipe in docs/error-states.md ("In your tests"): a client's retry on 503, tested with a fault rule.
 import { setupServer } from 'msw/node'
 import { createManualClock, createSimulator } from 'petstore-sim'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'

@@ -1,4 +1,4 @@
-// README recipe: Storybook with msw-storybook-addon (type-checked; run by storybook.test.ts).
+// Recipe in docs/recipes.md: Storybook with msw-storybook-addon (type-checked; run by storybook.test.ts).
 // .storybook/preview.ts:  export default definePreview({ addons: [addonMsw()] })
 import type { StoryContext } from 'storybook/internal/csf'
 import { createSimulator } from 'petstore-sim'

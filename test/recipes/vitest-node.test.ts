@@ -1,10 +1,10 @@
-// README recipe: Vitest in Node. Imports the package by its name, as a user would.
+// Recipe in docs/in-process.md (and docs/recipes.md): Vitest in Node. Imports the package by its name, as a user would.
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { createManualClock, createSimulator } from 'petstore-sim'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 
-// Time stands still unless a test moves it: see the README.
+// Time stands still unless a test moves it: see docs/in-process.md.
 const simulator = createSimulator({ seed: 42, clock: createManualClock('2030-01-01T00:00:00Z') })
 const server = setupServer(...simulator.handlers)
 

@@ -1,4 +1,4 @@
-// README recipe: a test running in the browser against the simulator.
+// Recipe in docs/recipes.md: a test running in the browser against the simulator.
 import { setupWorker } from 'msw/browser'
 import { createSimulator } from 'petstore-sim'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'

@@ -1,4 +1,4 @@
-// README recipe: Vitest browser mode with the simulator under setupWorker.
+// Recipe in docs/recipes.md: Vitest browser mode with the simulator under setupWorker.
 // Run by test/recipes/vitest-browser.test.ts with Debian's Chromium.
 import { fileURLToPath } from 'node:url'
 import { playwright } from '@vitest/browser-playwright'
