@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander'
 import packageJson from '../../package.json' with { type: 'json' }
 import { parseDuration } from '../core/time/duration.ts'
-import { parsePlan } from '../core/access/plans.ts'
+import { parsePlan, planForms } from '../core/access/plans.ts'
 import { petStatuses, type PetStatus } from '../core/api/pet-types.ts'
 import { defaults } from '../core/simulator/defaults.ts'
 import type { Latency } from '../core/simulator/simulator-context.ts'
@@ -66,7 +66,7 @@ export function createProgram(): Command {
     .addOption(
       option(
         '--key <token=plan>',
-        'an API key and its plan (free, pro, business, enterprise:<perMinute>/<perDay>); repeatable; the env variable takes a comma-separated list',
+        `an API key and its plan (${planForms.join(', ')}); repeatable; the env variable takes a comma-separated list`,
         'KEY',
       )
         .argParser(collectKeys)
