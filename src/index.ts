@@ -29,7 +29,13 @@ export {
   type RequestJournal,
 } from './core/simulator/request-journal.ts'
 export type { SimulatorEvent, SimulatorEventListener, SimulatorEvents } from './core/simulator/simulator-events.ts'
-export type { KeySnapshot, SimulatorSnapshot, WindowSnapshot } from './core/simulator/simulator-state.ts'
+export type {
+  FaultKindSnapshot,
+  KeySnapshot,
+  OperationSnapshot,
+  SimulatorSnapshot,
+  WindowSnapshot,
+} from './core/simulator/simulator-state.ts'
 export { defaultLimit, maxLimit, minLimit } from './core/api/request-parsing.ts'
 export { apiRoutes, type ApiRouteDefinition, type OperationName } from './core/api/api-routes.ts'
 export type { PlainRequest, PlainResponse, TransportFacts } from './core/pipeline/plain-http.ts'

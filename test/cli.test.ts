@@ -7,6 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { runCli, startCli } from './support/cli-process.ts'
 import { checkedFetch } from './support/checked-fetch.ts'
 import { rawExchange, statusAndCode } from './support/raw-http.ts'
+import { parsePlan, planNames } from '../src/core/access/plans.ts'
+import { transportFaults } from '../src/core/faults/fault-kinds.ts'
+import { parseFaultText } from '../src/core/faults/fault-text.ts'
 
 type Started = Awaited<ReturnType<typeof startCli>>
 const running: Started[] = []
@@ -61,6 +64,24 @@ describe('petstore-sim --help and --version', () => {
     }
     expect(help).toContain('Examples:')
     expect(help).toContain('$ petstore-sim --port 0')
+  })
+
+  it('lists exactly the plans of core/access/plans.ts for --key, each one a plan parsePlan reads', async () => {
+    const cli = runCli(['--help'])
+    expect(await cli.exited).toBe(0)
+    const help = cli.stdout().replace(/\s+/g, ' ')
+    const listed = /--key <token=plan>.*? its plan \(([^)]*)\)/.exec(help)?.[1]?.split(', ')
+    expect(listed?.map((form) => form.split(':')[0])).toEqual([...planNames])
+    for (const form of listed!) expect(parsePlan(form.replace('<perMinute>/<perDay>', '5/50')).name).toBe(form.split(':')[0])
+  })
+
+  it('lists exactly the transport fault kinds of core/faults/fault-kinds.ts for --fault, each one a rule parseFaultText reads', async () => {
+    const cli = runCli(['--help'])
+    expect(await cli.exited).toBe(0)
+    const help = cli.stdout().replace(/\s+/g, ' ')
+    const listed = /--fault <rule>.*? <status \| ([^>]*)>/.exec(help)?.[1]?.split(' | ')
+    expect(listed).toEqual([...transportFaults])
+    for (const kind of listed!) expect(parseFaultText(`listPets ${kind}`, '/v1').fault).toBe(kind)
   })
 
   it('prints its version', async () => {

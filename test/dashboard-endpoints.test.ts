@@ -226,6 +226,33 @@ describe('GET /__sim/state', () => {
   })
 })
 
+describe('GET /__sim/state: what the dashboard offers', () => {
+  it('lists the operations of the route table and the transport fault kinds, each one a rule the simulator takes', async () => {
+    const server = await start()
+    const state = JSON.parse((await send(`${server.url}/__sim/state`)).text) as SimulatorSnapshot
+    expect(state.operations).toEqual([
+      { operation: 'listPets', method: 'GET', path: '/pets' },
+      { operation: 'createPet', method: 'POST', path: '/pets' },
+      { operation: 'getPet', method: 'GET', path: '/pets/{petId}' },
+      { operation: 'listOrders', method: 'GET', path: '/store/orders' },
+    ])
+    expect(state.faultKinds.map(({ kind, operationRuns, answerSent }) => ({ kind, operationRuns, answerSent }))).toEqual([
+      { kind: 'reset', operationRuns: false, answerSent: false },
+      { kind: 'hang', operationRuns: false, answerSent: false },
+      { kind: 'truncate', operationRuns: true, answerSent: true },
+      { kind: 'empty', operationRuns: true, answerSent: true },
+    ])
+    for (const fault of state.faultKinds) expect(fault.description, fault.kind).toMatch(/\w/)
+    // Every operation and every kind listed is one a fault rule accepts.
+    for (const { operation } of state.operations) {
+      for (const { kind } of state.faultKinds) {
+        const id = server.simulator.faults.add({ operation, fault: kind })
+        expect(server.simulator.faults.remove(id), `${operation} ${kind}`).toBe(true)
+      }
+    }
+  })
+})
+
 describe('GET /__sim/events', () => {
   it('opens with the state and the journal, then sends requests and changes as they happen', async () => {
     const server = await start({ clock: createManualClock('2030-06-15T10:00:30Z') })

@@ -1,7 +1,8 @@
 import { Command, InvalidArgumentError, Option } from 'commander'
 import packageJson from '../../package.json' with { type: 'json' }
 import { parseDuration } from '../core/time/duration.ts'
-import { parsePlan } from '../core/access/plans.ts'
+import { parsePlan, planForms } from '../core/access/plans.ts'
+import { transportFaults } from '../core/faults/fault-kinds.ts'
 import { petStatuses, type PetStatus } from '../core/api/pet-types.ts'
 import { defaults } from '../core/simulator/defaults.ts'
 import type { Latency } from '../core/simulator/simulator-context.ts'
@@ -66,7 +67,7 @@ export function createProgram(): Command {
     .addOption(
       option(
         '--key <token=plan>',
-        'an API key and its plan (free, pro, business, enterprise:<perMinute>/<perDay>); repeatable; the env variable takes a comma-separated list',
+        `an API key and its plan (${planForms.join(', ')}); repeatable; the env variable takes a comma-separated list`,
         'KEY',
       )
         .argParser(collectKeys)
@@ -136,7 +137,7 @@ export function createProgram(): Command {
     .addOption(
       option(
         '--fault <rule>',
-        'a fault rule: <operation | METHOD /path | *> <status | reset | hang | truncate | empty> [delay=<ms>|<min>-<max>] [times=<n>] [p=<0..1>] [key=<API key>]; repeatable; the env variable takes a ;-separated list',
+        `a fault rule: <operation | METHOD /path | *> <status | ${transportFaults.join(' | ')}> [delay=<ms>|<min>-<max>] [times=<n>] [p=<0..1>] [key=<API key>]; repeatable; the env variable takes a ;-separated list`,
         'FAULT',
       )
         .argParser(collectFaults)

@@ -145,12 +145,12 @@ dt{color:var(--muted)}dd{margin:0;word-break:break-all}
 <summary>Add a fault rule</summary>
 <form id="fault-form">
 <div class="grid">
-<label>Operation<select name="operation"><option value="">any</option><option>listPets</option><option>createPet</option><option>getPet</option><option>listOrders</option></select></label>
-<label>Method<select name="method"><option value="">any</option><option>GET</option><option>HEAD</option><option>POST</option></select></label>
+<label>Operation<select name="operation"><option value="">any</option></select></label>
+<label>Method<select name="method"><option value="">any</option></select></label>
 <label>Path<input name="path" placeholder="/pets/{petId}" autocomplete="off"></label>
 <label>Key<input name="key" placeholder="any key" autocomplete="off"></label>
 <label>Status<input name="status" type="number" min="100" max="599" placeholder="503"></label>
-<label>Transport fault<select name="fault"><option value="">none</option><option>reset</option><option>hang</option><option>truncate</option><option>empty</option></select></label>
+<label>Transport fault<select name="fault"><option value="">none</option></select></label>
 <label>Delay (ms)<input name="delay" type="number" min="0" max="600000"></label>
 <label>Times<input name="times" type="number" min="1" placeholder="always"></label>
 <label>Probability<input name="probability" type="number" min="0" max="1" step="any" placeholder="1"></label>
@@ -186,7 +186,6 @@ var maxRows = 300;
 var state = null;
 var stateAt = 0;
 var entries = [];
-var knownOperations = ['listPets', 'createPet', 'getPet', 'listOrders'];
 var tokenWait = null;
 var lastRefresh = 0;
 function $(id) { return document.getElementById(id); }
@@ -263,6 +262,7 @@ function renderState(next) {
   renderClock();
   renderKeys();
   renderFaults();
+  renderChoices();
   var counts = state.requests.byStatusClass;
   $('counts').textContent = state.requests.total + ' requests: ' + counts['2xx'] + ' 2xx, ' + counts['4xx'] + ' 4xx, ' + counts['5xx'] + ' 5xx' + (counts.none ? ', ' + counts.none + ' without an answer' : '') + ' · ' + state.pets + ' pets';
 }
@@ -353,6 +353,24 @@ function renderFaults() {
   $('no-faults').hidden = state.faults.length > 0;
 }
 
+// The operations, methods and fault kinds come from the state (the route table and the fault-kind table), not from this page.
+function addOption(select, value, title) {
+  for (var index = 0; index < select.options.length; index++) if (select.options[index].value === value) return;
+  var option = el('option', '', value);
+  if (title) option.title = title;
+  select.appendChild(option);
+}
+function renderChoices() {
+  var form = $('fault-form');
+  state.operations.forEach(function (route) {
+    noteOperation(route.operation);
+    addOption(form.elements.operation, route.operation);
+    addOption(form.elements.method, route.method);
+    // The route table answers HEAD on every GET route, and fault rules match it as its GET.
+    if (route.method === 'GET') addOption(form.elements.method, 'HEAD');
+  });
+  state.faultKinds.forEach(function (fault) { addOption(form.elements.fault, fault.kind, fault.description); });
+}
 function statusClass(status) { return status === 0 ? 'bad' : status >= 500 ? 'bad' : status >= 400 ? 'warn' : 'ok'; }
 function passes(entry) {
   var wanted = $('filter-status').value;
@@ -382,12 +400,7 @@ function rowFor(entry) {
   row.appendChild(markerCell);
   return row;
 }
-function noteOperation(operation) {
-  if (knownOperations.indexOf(operation) === -1) knownOperations.push(operation);
-  var select = $('filter-operation');
-  for (var index = 0; index < select.options.length; index++) if (select.options[index].value === operation) return;
-  select.appendChild(el('option', '', operation));
-}
+function noteOperation(operation) { addOption($('filter-operation'), operation); }
 function renderRows() {
   var body = $('rows');
   body.textContent = '';
@@ -491,7 +504,8 @@ $('set-clock').onsubmit = function (event) {
 Array.prototype.forEach.call(document.querySelectorAll('[data-force]'), function (button) {
   button.onclick = function () {
     var kind = button.dataset.force;
-    var rule = kind === 'reset' ? { fault: 'reset', times: 1 } : { status: Number(kind), times: 1 };
+    var isFault = state !== null && state.faultKinds.some(function (fault) { return fault.kind === kind; });
+    var rule = isFault ? { fault: kind, times: 1 } : { status: Number(kind), times: 1 };
     act(call('POST', '/faults', rule), 'The next API request will get ' + button.textContent, 'fault-error');
   };
 });
@@ -505,7 +519,6 @@ $('fault-form').onsubmit = function (event) {
 };
 $('filter-status').onchange = renderRows;
 $('filter-operation').onchange = renderRows;
-knownOperations.forEach(noteOperation);
 setInterval(function () { renderClock(); refreshIfDue(); }, 1000);
 stream();
 })();

@@ -1,4 +1,5 @@
 import { defaults } from '../simulator/defaults.ts'
+import { anonymousCallerPrefix, createCallerBuckets, defaultMaxAnonymousBuckets } from './caller-buckets.ts'
 import { longestDurationMs, type Clock } from '../time/clock.ts'
 import type { Plan } from './plans.ts'
 
@@ -129,63 +130,9 @@ export interface RateLimiterOptions {
 }
 
 /**
- * Anonymous buckets held at most, by default. Measured with
- * test/core/limiter-memory.ts on Node 24.21: 1,000,000 distinct IPv4
- * addresses in one UTC day leave 100,000 buckets in 17 MiB of heap (about 180
- * bytes each, mostly the id string and the Map entry), where the limiter that
- * never forgot held 188 MiB; longer ids (IPv6) cost a little more each. So
- * memory stays bounded by this many buckets, whatever the number of addresses.
- */
-export const defaultMaxAnonymousBuckets = defaults.maxAnonymousBuckets
-
-/** The prefix of the ids of anonymous callers' buckets, one per client address (`anonymous:<address>`). */
-export const anonymousCallerPrefix = 'anonymous:'
-
-/**
- * One caller's counts. Windows are kept as minute and day numbers since the
- * epoch, not as epoch ms: small integers, which V8 stores in the object
- * itself, where ms would each need a separate heap number (about 40 fewer
- * bytes per bucket, which matters at 100,000 buckets). Ends of bans, which
- * are epoch ms and rare, are kept apart for the same reason.
- */
-interface Bucket {
-  minute: number
-  minuteCount: number
-  day: number
-  dayCount: number
-  refusedInARow: number
-}
-
-/**
- * A bucket carries information only while the caller is banned, or has used
- * quota in the current UTC day (a minute count is never above the day count of
- * the same day: both grow together and the day resets no later than the
- * minute). Any other bucket decides every next request exactly as a fresh one
- * would: its windows reset on the next request, and a refusal streak left in it
- * ends there too, since a fresh window allows at least one request (plans have
- * positive limits: parsePlan and createKeyRing refuse any other) and an allowed
- * request ends the streak. So such buckets are forgotten. test/core/rate-limiter.test.ts
- * checks this equivalence against the limiter that never forgets, for time that
- * moves forward. The one difference: when the clock is moved back to a UTC day
- * it has left, the old limiter still had the counts of that day for callers
- * that had not called since; this one may have forgotten them, so they start
- * that day afresh (as a real API, whose time never goes back, cannot show).
- *
- * Memory, then, is bounded by the callers active today, which for anonymous
- * callers is the number of client addresses: unbounded on a server open to a
- * network. So anonymous buckets are also capped (`maxAnonymousBuckets`); past
- * the cap, the least recently used one is dropped, which forgives that caller's
- * counts (or ban). This is what nginx's limit_req does when its zone is full
- * ("the least recently used state is removed", nginx.org/r/limit_req_zone).
- * The strict alternative, sending new addresses to one shared overflow bucket,
- * would let anyone with many addresses use up that bucket and lock out every
- * newcomer; dropping the idlest only lets a caller that has been idle while
- * `maxAnonymousBuckets` others called start afresh.
- *
- * Forgetting is amortised: a sweep over all buckets runs once more calls have
- * been made since the last sweep than that sweep kept buckets. A sweep visits
- * at most those it kept plus one new bucket per call since, so it costs O(1)
- * per call, amortised, and needs no timer: time comes only from the clock.
+ * The limiter over {@link createCallerBuckets}: which buckets are held, and
+ * when they are forgotten or dropped (anonymous ones past
+ * `maxAnonymousBuckets`), is that file's job; this one decides requests.
  */
 export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const { clock } = options
@@ -202,71 +149,15 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     throw new RangeError(`maxAnonymousBuckets must be a whole number of 1 or more (got ${maxAnonymousBuckets})`)
   }
   const isAnonymous = options.isAnonymous ?? ((callerId: string) => callerId.startsWith(anonymousCallerPrefix))
-  const keyBuckets = new Map<string, Bucket>()
-  /** In order of last use, least recent first: a use moves a bucket to the end. */
-  const anonymousBuckets = new Map<string, Bucket>()
-  /**
-   * Walks anonymousBuckets from least to most recently used, to find the bucket
-   * to drop when full. Kept from one drop to the next: a Map iterator sees
-   * entries added after it was made, and skips deleted ones; starting a new one
-   * for each drop would skip the same deleted entries (at the front of the
-   * Map's table until it is rebuilt) again and again, which measured about
-   * 100 µs per call at 100,000 buckets instead of well under 1 µs.
-   */
-  let leastRecentlyUsed = anonymousBuckets.keys()
-  /** Epoch ms at which the ban of a caller ends, for callers with a bucket only. */
-  const bannedUntil = new Map<string, number>()
-  let callsSinceSweep = 0
-  /** How many buckets the last sweep kept: the next sweep is due after more calls than that. */
-  let keptBySweep = 0
-
-  const forget = (buckets: Map<string, Bucket>, callerId: string) => {
-    buckets.delete(callerId)
-    bannedUntil.delete(callerId)
-  }
-
-  const sweep = (now: number, day: number) => {
-    for (const buckets of [keyBuckets, anonymousBuckets]) {
-      for (const [callerId, bucket] of buckets) {
-        const banned = now < (bannedUntil.get(callerId) ?? 0)
-        if (!banned && (bucket.day !== day || bucket.dayCount === 0)) forget(buckets, callerId)
-      }
-    }
-    callsSinceSweep = 0
-    keptBySweep = keyBuckets.size + anonymousBuckets.size
-    // A fresh walk: it skips the sweep's deletions once, and lets go of the tables the Map has since replaced.
-    leastRecentlyUsed = anonymousBuckets.keys()
-  }
-
-  const bucketOf = (callerId: string, minute: number, day: number): Bucket => {
-    const anonymous = isAnonymous(callerId)
-    const buckets = anonymous ? anonymousBuckets : keyBuckets
-    let bucket = buckets.get(callerId)
-    if (bucket === undefined) {
-      if (anonymous && anonymousBuckets.size >= maxAnonymousBuckets) {
-        let leastRecent = leastRecentlyUsed.next()
-        if (leastRecent.done === true) {
-          leastRecentlyUsed = anonymousBuckets.keys()
-          leastRecent = leastRecentlyUsed.next()
-        }
-        if (leastRecent.done !== true) forget(anonymousBuckets, leastRecent.value)
-      }
-      bucket = { minute, minuteCount: 0, day, dayCount: 0, refusedInARow: 0 }
-    } else if (anonymous) {
-      anonymousBuckets.delete(callerId)
-    } else {
-      return bucket
-    }
-    buckets.set(callerId, bucket)
-    return bucket
-  }
+  const buckets = createCallerBuckets(maxAnonymousBuckets, isAnonymous)
+  const { bannedUntil } = buckets
 
   /** A caller's windows as they stand now, read without creating, counting or moving anything. */
   const standing = (callerId: string) => {
     const now = clock.now()
     const minute = Math.floor(now / minuteMs)
     const day = Math.floor(now / dayMs)
-    const bucket = keyBuckets.get(callerId) ?? anonymousBuckets.get(callerId)
+    const bucket = buckets.find(callerId)
     return {
       now,
       minute,
@@ -278,16 +169,9 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   }
 
   return {
-    reset() {
-      keyBuckets.clear()
-      anonymousBuckets.clear()
-      bannedUntil.clear()
-      leastRecentlyUsed = anonymousBuckets.keys()
-      callsSinceSweep = 0
-      keptBySweep = 0
-    },
+    reset: () => buckets.reset(),
     get size() {
-      return keyBuckets.size + anonymousBuckets.size
+      return buckets.size
     },
     usage(callerId, plan) {
       const { now, minute, day, minuteCount, dayCount, banEnd } = standing(callerId)
@@ -304,10 +188,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       }
     },
     anonymousUsage() {
-      const now = clock.now()
-      let banned = 0
-      for (const [callerId, end] of bannedUntil) if (now < end && anonymousBuckets.has(callerId)) banned++
-      return { buckets: anonymousBuckets.size, banned }
+      return { buckets: buckets.anonymousSize, banned: buckets.anonymousBanned(clock.now()) }
     },
     peek(callerId, plan) {
       const { now, minute, day, minuteCount, dayCount, banEnd } = standing(callerId)
@@ -333,8 +214,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       const day = Math.floor(now / dayMs)
       const minuteStart = minute * minuteMs
       const dayStart = day * dayMs
-      if (++callsSinceSweep > keptBySweep) sweep(now, day)
-      const state = bucketOf(callerId, minute, day)
+      const state = buckets.take(callerId, now, minute, day)
       if (state.minute !== minute) {
         state.minute = minute
         state.minuteCount = 0

@@ -3,10 +3,10 @@ import type { ApiKey } from '../access/api-keys.ts'
 import { fingerprint } from '../access/fingerprint.ts'
 import type { CompiledRoute, RouteTable } from '../pipeline/route-table.ts'
 import { describeIssues } from '../api/schemas.ts'
+import { transportFaults, type TransportFault } from './fault-kinds.ts'
 
-/** What a fault can do to the connection instead of (or to) an answer. */
-export const transportFaults = ['reset', 'hang', 'truncate', 'empty'] as const
-export type TransportFault = (typeof transportFaults)[number]
+/** What a fault can do to the connection instead of (or to) an answer: derived from the table in `fault-kinds.ts`. */
+export { transportFaults, type TransportFault }
 
 /** Statuses outside the contract that a fault may answer (with the Error body and `Petstore-Sim-Fault`). */
 export const faultOnlyStatuses = [500, 502, 503, 504] as const

@@ -5,9 +5,11 @@ import { invalidKey, readBearerToken } from '../access/bearer-token.ts'
 import { isPromiseLike, jsonResponse, type PlainRequest, type PlainResponse } from './plain-http.ts'
 import { anonymousPlan, type Plan } from '../access/plans.ts'
 import { rateLimitHeaders } from '../access/rate-limit-headers.ts'
-import { anonymousCallerPrefix, keyCallerPrefix, type RateLimitDecision } from '../access/rate-limiter.ts'
+import { anonymousCallerPrefix } from '../access/caller-buckets.ts'
+import { keyCallerPrefix, type RateLimitDecision } from '../access/rate-limiter.ts'
 import { compileRouteTable, type RouteMatch, type RouteTable } from './route-table.ts'
 import { createFaultRules, type FaultRules, type FiredFault } from '../faults/fault-rules.ts'
+import { faultKinds, journalStatus } from '../faults/fault-kinds.ts'
 import { forcedResult, invalidPrefer, preferredStatus } from '../api/forced-responses.ts'
 import type { Latency, SimulatorState } from '../simulator/simulator-context.ts'
 
@@ -74,8 +76,8 @@ export function createApiPipeline(state: SimulatorState, options: PipelineOption
         atMs: exchange.receivedAt,
         method: request.method,
         path: request.query === '' ? request.path : `${request.path}?${request.query}`,
-        // No answer at all for a connection reset or hung up: 0.
-        status: transportFault?.kind === 'reset' || transportFault?.kind === 'hang' ? 0 : response.status,
+        // 0 for a fault that sends no answer (a reset, a hang).
+        status: journalStatus(transportFault?.kind, response.status),
         operation: exchange.operation,
         caller: caller.key?.fingerprint ?? 'anonymous',
         plan: caller.key?.planLabel ?? 'anonymous',
@@ -96,8 +98,8 @@ export function createApiPipeline(state: SimulatorState, options: PipelineOption
     const fault = exchange.fault
     if (fault === undefined) return match.route.definition.resolve(call)
     const act = (): OperationResult | Promise<OperationResult> => {
-      // A reset or a hang drops the request before the operation runs; a truncated or empty answer is the real one, broken on the way.
-      if (fault.fault === 'reset' || fault.fault === 'hang') return { status: 0, body: null }
+      // Some kinds drop the request before the operation runs (a reset, a hang); the others break the real answer on the way.
+      if (fault.fault !== undefined && !faultKinds[fault.fault].operationRuns) return { status: 0, body: null }
       if (fault.status !== undefined) {
         return forcedResult(
           match.route,

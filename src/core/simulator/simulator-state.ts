@@ -1,5 +1,7 @@
 import type { ApiKey } from '../access/api-keys.ts'
+import { apiRoutes } from '../api/api-routes.ts'
 import type { DeprecationPolicy } from '../api/deprecation.ts'
+import { faultKinds, transportFaults, type TransportFault } from '../faults/fault-kinds.ts'
 import type { FaultRule, FaultRules } from '../faults/fault-rules.ts'
 import { anonymousPlan } from '../access/plans.ts'
 import { keyCallerPrefix, type BanPolicy, type RateLimiter, type WindowUsage } from '../access/rate-limiter.ts'
@@ -29,6 +31,32 @@ export interface KeySnapshot {
   readonly bannedUntil: string | null
 }
 
+/** An operation of the API, as the route table declares it. */
+export interface OperationSnapshot {
+  readonly operation: string
+  readonly method: string
+  /** Under the base path, with `{name}` for a parameter, as in the OpenAPI document. */
+  readonly path: string
+}
+
+/** A transport fault kind a rule can do, as the fault-kind table declares it. */
+export interface FaultKindSnapshot {
+  readonly kind: TransportFault
+  /** Whether the operation runs (its state changes happen) before the damage. */
+  readonly operationRuns: boolean
+  /** Whether the status and headers reach the client; the journal records status 0 when not. */
+  readonly answerSent: boolean
+  readonly description: string
+}
+
+// Derived once from the tables they describe, frozen: every snapshot shares them.
+const operations: readonly OperationSnapshot[] = Object.freeze(
+  apiRoutes.map(({ operation, method, path }) => Object.freeze({ operation, method, path })),
+)
+const faultKindList: readonly FaultKindSnapshot[] = Object.freeze(
+  transportFaults.map((kind) => Object.freeze({ kind, ...faultKinds[kind] })),
+)
+
 /**
  * What `simulator.state()` and `GET /__sim/state` return: the picture the
  * dashboard shows, for scripts and CI. Every instant is on the simulator's
@@ -50,6 +78,10 @@ export interface SimulatorSnapshot {
   readonly basePath: string
   /** When getPet was deprecated and when it is removed (410 from then on). */
   readonly getPet: { readonly deprecatedAt: string; readonly sunsetAt: string }
+  /** The API's operations, in the route table's order: what fault rules and the journal name. */
+  readonly operations: readonly OperationSnapshot[]
+  /** The transport faults a rule can do (`fault`), in the fault-kind table's order. */
+  readonly faultKinds: readonly FaultKindSnapshot[]
 }
 
 /** What a snapshot is read from: parts of one simulator. */
@@ -105,5 +137,7 @@ export function readSnapshot(sources: SnapshotSources): SimulatorSnapshot {
     pets: sources.pets(),
     basePath: sources.basePath,
     getPet: { deprecatedAt: iso(sources.deprecation.deprecatedAt), sunsetAt: iso(sources.deprecation.sunsetAt) },
+    operations,
+    faultKinds: faultKindList,
   }
 }
