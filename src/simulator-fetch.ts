@@ -1,4 +1,4 @@
-import type { App } from './app/app.ts'
+import { createApp } from './app/app.ts'
 import type { SimulatorCore } from './core/simulator/simulator-core.ts'
 
 /** A `fetch` that answers from one simulator in the same process: no msw, no network. */
@@ -19,19 +19,18 @@ const inProcess = { clientAddress: '127.0.0.1' } as const
  * is `<base>/pets?limit=2`); an absolute one is answered whatever its host,
  * as the server answers any `Host`. A fault that breaks the connection
  * (`reset`, `hang`) rejects with a `TypeError`, as `fetch` does on a network
- * error. The app is built on the first call and loaded on demand, so a page
- * that never calls it does not carry the control plane.
+ * error. The app is built on the first call.
+ *
+ * The app is imported statically: a dynamic import would not split it off,
+ * since the package's main entry exports `createApp` too (rolldown:
+ * INEFFECTIVE_DYNAMIC_IMPORT), and in a Node build it put rolldown's
+ * CommonJS interop, which imports `node:module`, on the browser entry's path.
  */
 export function createSimulatorFetch(core: SimulatorCore): SimulatorFetch {
-  let app: App | Promise<App> | undefined
+  let app: ReturnType<typeof createApp> | undefined
   const base = `${core.baseOrigin ?? 'http://localhost'}${core.basePath}/`
-  const loadApp = async (): Promise<App> => {
-    const { createApp } = await import('./app/app.ts')
-    return createApp({ simulator: core })
-  }
   return async (input, init) => {
-    app ??= loadApp()
-    if (app instanceof Promise) app = await app
+    app ??= createApp({ simulator: core })
     const request = input instanceof Request && init === undefined ? input : new Request(resolve(input, base), init)
     const response = await app.fetch(request, inProcess)
     if (response.type === 'error')
