@@ -5,7 +5,7 @@ import { parsePlan } from '../core/access/plans.ts'
 import { petStatuses, type PetStatus } from '../core/api/pet-types.ts'
 import { defaults } from '../core/simulator/defaults.ts'
 import type { Latency } from '../core/simulator/simulator-context.ts'
-import { engines, type Engine } from '../node/engine.ts'
+import { engines, type Engine } from '../node/lane-types.ts'
 import { logFormats, type LogFormat } from '../node/request-log.ts'
 
 /** What the command line asks for, before any file is read. */

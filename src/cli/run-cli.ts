@@ -7,7 +7,8 @@ import { defaults } from '../core/simulator/defaults.ts'
 import type { FaultRuleInput } from '../core/faults/fault-rules.ts'
 import { parseFaultText } from '../core/faults/fault-text.ts'
 import { demoKeySpec } from '../core/simulator/simulator-core.ts'
-import { createApp, startServer, type RunningServer, type StartServerOptions } from '../node/server.ts'
+import { createNodeApp } from '../node/node-app.ts'
+import { startServer, type RunningServer, type StartServerOptions } from '../node/server.ts'
 import { createProgram, type CliOptions } from './cli-options.ts'
 
 /** Exit code for bad flags, unreadable files and a port that cannot be bound. */
@@ -44,7 +45,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
 }
 
 async function toServerOptions(options: CliOptions): Promise<StartServerOptions> {
-  const app = createApp({
+  const app = createNodeApp({
     seed: options.seed,
     pets: options.pets,
     fixtures: options.fixtures === undefined ? undefined : readJsonFile(options.fixtures, '--fixtures'),
