@@ -47,7 +47,7 @@ type NodeListener = (incoming: IncomingMessage, outgoing: ServerResponse) => voi
 export type Send = (incoming: IncomingMessage, outgoing: ServerResponse, response: PlainResponse, started: number) => void
 
 /** A listener with what a server built on it needs besides: its app, when msw is loaded, its `send` and timer. */
-export interface Serving {
+export interface ServingListener {
   readonly listener: NodeListener
   readonly app: App
   readonly ready: Promise<void>
@@ -57,7 +57,7 @@ export interface Serving {
 }
 
 /** The listener of {@link createRequestListener}, with its `send`, for `createServer`. */
-export function createServing(options: ListenerOptions = {}): Serving {
+export function createServingListener(options: ListenerOptions = {}): ServingListener {
   const app = options.app ?? createNodeApp()
   const log = loggerFor(options.log ?? defaults.libraryLog)
   const { bodyLimit } = app.simulator
@@ -123,7 +123,7 @@ async function serveThroughLane(
  * createServer(createRequestListener({ app: createNodeApp({ seed: 1 }) })).listen(4010)
  */
 export function createRequestListener(options: ListenerOptions = {}): NodeListener & { app: App; ready: Promise<void> } {
-  const { listener, app, ready } = createServing(options)
+  const { listener, app, ready } = createServingListener(options)
   return Object.assign(listener, { app, ready })
 }
 

@@ -8,7 +8,7 @@ import { defaults } from '../core/simulator/defaults.ts'
 import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
 import { ConnectionGuard } from './connection-guard.ts'
 import { clientErrorAnswer, originInRawPacket, rawHttpResponse } from './raw-client-error.ts'
-import { createServing, type ListenerOptions } from './request-listener.ts'
+import { createServingListener, type ListenerOptions } from './request-listener.ts'
 import { fromIncomingMessage } from './request-view.ts'
 
 /*
@@ -73,7 +73,7 @@ export function createServer(options: ServerOptions = {}): SimulatorServer {
   if (!Number.isSafeInteger(maxPipelinedRequests) || maxPipelinedRequests < 0)
     throw new RangeError(`maxPipelinedRequests must be a whole number, got ${maxPipelinedRequests}`)
 
-  const { listener, app, ready, send, startTimer } = createServing(options)
+  const { listener, app, ready, send, startTimer } = createServingListener(options)
   const guard = new ConnectionGuard({ maxPipelinedRequests })
   const answer = (incoming: IncomingMessage, outgoing: ServerResponse, error: ApiError) => {
     const started = startTimer()
