@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createApp as createPortableApp } from '../src/app/app.ts'
-import { createMiddleware, createApp, startServer, type RunningServer } from '../src/node/server.ts'
+import { createMiddleware, createNodeApp, startServer, type RunningServer } from '../src/node.ts'
 import { createServer as createHttpServer } from 'node:http'
 
 const servers: RunningServer[] = []
@@ -10,7 +10,7 @@ afterEach(async () => {
 })
 
 async function start(control?: { adminToken?: string; allowedHosts?: string[] }): Promise<RunningServer> {
-  const server = await startServer({ app: createApp({ control }), port: 0, host: '127.0.0.1', log: 'silent' })
+  const server = await startServer({ app: createNodeApp({ control }), port: 0, host: '127.0.0.1', log: 'silent' })
   servers.push(server)
   return server
 }

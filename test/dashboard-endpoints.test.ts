@@ -10,7 +10,7 @@ import type { StreamSink } from '../src/core/pipeline/plain-http.ts'
 import { createSimulatorCore } from '../src/core/simulator/simulator-core.ts'
 import type { SimulatorSnapshot } from '../src/core/simulator/simulator-state.ts'
 import { createControlHandlers } from '../src/handlers/control-handlers.ts'
-import { createApp, startServer, type RunningServer, type StartServerOptions } from '../src/node/server.ts'
+import { createNodeApp, startServer, type RunningServer, type StartServerOptions } from '../src/node.ts'
 
 // The dashboard's endpoints (issue #12, items 1 to 4): the page, GET /__sim/state and the event stream
 // GET /__sim/events, on every lane, behind the control plane's rules. Loopback only; every wait is bounded.
@@ -23,10 +23,10 @@ afterEach(async () => {
 })
 
 async function start(
-  appOptions: Parameters<typeof createApp>[0] = {},
+  appOptions: Parameters<typeof createNodeApp>[0] = {},
   serverOptions: Partial<StartServerOptions> = {},
 ): Promise<RunningServer> {
-  const server = await startServer({ app: createApp(appOptions), port: 0, host: '127.0.0.1', log: 'silent', ...serverOptions })
+  const server = await startServer({ app: createNodeApp(appOptions), port: 0, host: '127.0.0.1', log: 'silent', ...serverOptions })
   servers.push(server)
   return server
 }
@@ -348,7 +348,7 @@ describe('GET /__sim/events', () => {
 
   it('does not hold up a drain: close() ends open streams at once', async () => {
     for (const engine of ['direct', 'msw'] as const) {
-      const server = await startServer({ app: createApp(), port: 0, host: '127.0.0.1', log: 'silent', engine })
+      const server = await startServer({ app: createNodeApp(), port: 0, host: '127.0.0.1', log: 'silent', engine })
       const stream = await openEvents(`${server.url}/__sim/events`)
       await stream.next('state')
       const started = performance.now()

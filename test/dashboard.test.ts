@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url'
 import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import { fingerprint } from '../src/core/access/fingerprint.ts'
-import { createApp, startServer, type RunningServer } from '../src/node/server.ts'
+import { createNodeApp, startServer, type RunningServer } from '../src/node.ts'
 import { launchChromium } from './support/chromium.ts'
 
 // The dashboard as a person uses it (issue #12, item 5): Chromium (Debian's, at /usr/bin/chromium, driven by
@@ -21,7 +21,7 @@ let api: APIRequestContext
 
 beforeAll(async () => {
   mkdirSync(screenshotDir, { recursive: true })
-  server = await startServer({ app: createApp({ seed: 7 }), port: 0, host: '127.0.0.1', log: 'silent' })
+  server = await startServer({ app: createNodeApp({ seed: 7 }), port: 0, host: '127.0.0.1', log: 'silent' })
   browser = await launchChromium()
   // The app under development: another context, with nothing in common with the dashboard's tab.
   apiContext = await browser.newContext()
@@ -164,7 +164,7 @@ describe('the dashboard in Chromium', () => {
     const port = Number(new URL(server.url).port)
     await server.close(200)
     await page.locator('#conn', { hasText: 'reconnecting' }).waitFor(wait)
-    server = await startServer({ app: createApp({ seed: 7 }), port, host: '127.0.0.1', log: 'silent' })
+    server = await startServer({ app: createNodeApp({ seed: 7 }), port, host: '127.0.0.1', log: 'silent' })
     await page.locator('#conn', { hasText: 'live' }).waitFor(wait)
     // The new simulator's picture: an empty journal, a running clock.
     await expect.poll(() => page.locator('#rows tr').count(), wait).toBe(0)
@@ -174,7 +174,12 @@ describe('the dashboard in Chromium', () => {
   })
 
   it('asks once for the admin token, and keeps it for the tab only', async () => {
-    const guarded = await startServer({ app: createApp({ control: { adminToken: 'sesame' } }), port: 0, host: '127.0.0.1', log: 'silent' })
+    const guarded = await startServer({
+      app: createNodeApp({ control: { adminToken: 'sesame' } }),
+      port: 0,
+      host: '127.0.0.1',
+      log: 'silent',
+    })
     try {
       const page = await browser.newPage()
       await page.goto(`${guarded.url}/__sim/`)

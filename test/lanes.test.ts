@@ -190,6 +190,6 @@ describe('the CLI loads msw only when asked', () => {
       specifiers.some((specifier) => specifier === 'msw' || specifier.startsWith('msw/')),
     )
     expect(importers.map(([file]) => file.slice(srcDir.length))).toEqual([])
-    expect(readFileSync(resolve(srcDir, 'node/server.ts'), 'utf8')).toContain("await import('../handlers/msw-lane.ts')")
+    expect(readFileSync(resolve(srcDir, 'node/msw-lane-loader.ts'), 'utf8')).toContain("await import('../handlers/msw-lane.ts')")
   })
 })

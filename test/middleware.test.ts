@@ -6,7 +6,7 @@
 import { request as httpRequest, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http'
 import express from 'express'
 import { describe, expect, it } from 'vitest'
-import { createApp, createMiddleware, type ListenerOptions } from '../src/node/server.ts'
+import { createNodeApp, createMiddleware, type ListenerOptions } from '../src/node.ts'
 import { app as recipeApp } from './recipes/express-middleware.ts'
 import { checkedFetch } from './support/checked-fetch.ts'
 import { useTestHosts } from './support/test-hosts.ts'
@@ -210,7 +210,7 @@ describe.each(stacks)('a body read before createMiddleware() in %s', (_stack, ho
   })
 
   it('is held to the body limit by the size of what the parser kept', async () => {
-    const { listener } = host(express.json(), { app: createApp({ bodyLimit: 100 }) })
+    const { listener } = host(express.json(), { app: createNodeApp({ bodyLimit: 100 }) })
     const origin = await listen(listener)
     const over = await postChunked(`${origin}/v1/pets`, ['{"name":"Rex",', `"categoryId":2,"padding":"${'x'.repeat(100)}"}`])
     expect(over.status).toBe(413)

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AppOptions } from '../src/app/app.ts'
 import { defaults } from '../src/core/simulator/defaults.ts'
-import { createApp, createServer, startServer, type RunningServer, type StartServerOptions } from '../src/node/server.ts'
+import { createNodeApp, createServer, startServer, type RunningServer, type StartServerOptions } from '../src/node.ts'
 import { startCli } from './support/cli-process.ts'
 import { openRawConnection, rawGet, type RawConnection, type RawResponse } from './support/raw-connection.ts'
 
@@ -19,7 +19,7 @@ afterEach(async () => {
 const fast = { headersTimeoutMs: 300, requestTimeoutMs: 600 } as const
 
 async function start(appOptions: AppOptions = {}, serverOptions: Partial<StartServerOptions> = {}): Promise<RunningServer> {
-  const server = await startServer({ port: 0, host: '127.0.0.1', log: 'silent', app: createApp(appOptions), ...serverOptions })
+  const server = await startServer({ port: 0, host: '127.0.0.1', log: 'silent', app: createNodeApp(appOptions), ...serverOptions })
   servers.push(server)
   return server
 }
@@ -225,7 +225,7 @@ describe('the drain on close (RunningServer.close)', () => {
   })
 
   it('lets a slow request in flight finish with Connection: close, refuses a new request on a kept-alive socket with 503, and resolves when done', async () => {
-    const server = await startServer({ port: 0, log: 'silent', app: createApp({ latency: 600 }) })
+    const server = await startServer({ port: 0, log: 'silent', app: createNodeApp({ latency: 600 }) })
     const slow = await open(server)
     slow.send(rawGet('/v1/pets?limit=1', auth))
     const late = await open(server)
@@ -250,7 +250,7 @@ describe('the drain on close (RunningServer.close)', () => {
   })
 
   it('cuts connections still busy after the grace', async () => {
-    const server = await startServer({ port: 0, log: 'silent', app: createApp({ latency: 5000 }) })
+    const server = await startServer({ port: 0, log: 'silent', app: createNodeApp({ latency: 5000 }) })
     const busy = await open(server)
     busy.send(rawGet('/v1/pets?limit=1', auth))
     await new Promise((resolve) => setTimeout(resolve, 100))

@@ -3,7 +3,7 @@ import { createServer as createHttpServer, request as httpRequest } from 'node:h
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AppOptions } from '../src/app/app.ts'
 import { exposedHeaders } from '../src/app/cors.ts'
-import { createApp, createMiddleware, startServer, type RunningServer, type StartServerOptions } from '../src/node/server.ts'
+import { createNodeApp, createMiddleware, startServer, type RunningServer, type StartServerOptions } from '../src/node.ts'
 import { checkedFetch } from './support/checked-fetch.ts'
 import { rawExchange } from './support/raw-http.ts'
 
@@ -13,7 +13,7 @@ afterEach(async () => {
 })
 
 async function start(appOptions: AppOptions = {}, serverOptions: StartServerOptions = {}): Promise<RunningServer> {
-  const server = await startServer({ port: 0, host: '127.0.0.1', log: 'silent', app: createApp(appOptions), ...serverOptions })
+  const server = await startServer({ port: 0, host: '127.0.0.1', log: 'silent', app: createNodeApp(appOptions), ...serverOptions })
   servers.push(server)
   return server
 }
@@ -383,6 +383,15 @@ describe('the OpenAPI document', () => {
     const { readOpenApiDocument, openApiDocumentPath } = await import('../src/node.ts')
     expect(openApiDocumentPath()).toMatch(/fixtures\/openapi\.yaml$/)
     expect(((await readOpenApiDocument()).document as { info: { title: string } }).info.title).toBe('Animal Store Service')
+  })
+
+  it('is served by the deprecated createApp of petstore-sim/node too, the 0.x name of createNodeApp', async () => {
+    const { createApp } = await import('../src/node.ts')
+    const server = await startServer({ port: 0, host: '127.0.0.1', log: 'silent', app: createApp({ seed: 1 }) })
+    servers.push(server)
+    const asJson = await fetch(`${server.url}/openapi.json`)
+    expect(asJson.status).toBe(200)
+    expect(((await asJson.json()) as { info: { title: string } }).info.title).toBe('Animal Store Service')
   })
 })
 

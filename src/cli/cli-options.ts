@@ -6,7 +6,7 @@ import { transportFaults } from '../core/faults/fault-kinds.ts'
 import { petStatuses, type PetStatus } from '../core/api/pet-types.ts'
 import { defaults } from '../core/simulator/defaults.ts'
 import type { Latency } from '../core/simulator/simulator-context.ts'
-import { engines, type Engine } from '../node/engine.ts'
+import { engines, type Engine } from '../node/lane-types.ts'
 import { logFormats, type LogFormat } from '../node/request-log.ts'
 
 /** What the command line asks for, before any file is read. */

@@ -7,7 +7,8 @@ import { defaults } from '../core/simulator/defaults.ts'
 import type { FaultRuleInput } from '../core/faults/fault-rules.ts'
 import { parseFaultText } from '../core/faults/fault-text.ts'
 import { demoKeySpec } from '../core/simulator/simulator-core.ts'
-import { createApp, startServer, type RunningServer, type StartServerOptions } from '../node/server.ts'
+import { createNodeApp } from '../node/node-app.ts'
+import { startServer, type RunningServer, type StartServerOptions } from '../node/server.ts'
 import { createProgram, type CliOptions } from './cli-options.ts'
 import { guardStandardOutput, type GuardedOutput } from './guarded-output.ts'
 import { createRequestLogger } from '../node/request-log.ts'
@@ -48,7 +49,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
 }
 
 async function toServerOptions(options: CliOptions, output: GuardedOutput): Promise<StartServerOptions> {
-  const app = createApp({
+  const app = createNodeApp({
     seed: options.seed,
     pets: options.pets,
     fixtures: options.fixtures === undefined ? undefined : readJsonFile(options.fixtures, '--fixtures'),

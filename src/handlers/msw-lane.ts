@@ -2,7 +2,7 @@ import { getResponse, type RequestHandler } from 'msw'
 import type { App } from '../app/app.ts'
 import { applyCorsToFetchResponse } from '../app/cors.ts'
 import type { TransportFacts } from '../core/pipeline/plain-http.ts'
-import type { Engine } from '../node/engine.ts'
+import type { Engine, FetchLane } from '../node/lane-types.ts'
 import { createApiHandlers } from './api-handlers.ts'
 
 export interface MswLaneOptions {
@@ -11,9 +11,6 @@ export interface MswLaneOptions {
   readonly handlers?: readonly RequestHandler[]
   readonly engine: Engine
 }
-
-/** A server lane that answers Fetch requests through msw's `getResponse`. */
-export type FetchLane = (request: Request, transport: TransportFacts) => Promise<Response>
 
 /**
  * Serves requests through msw: the user's handlers first, then the

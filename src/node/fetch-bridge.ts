@@ -1,8 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ApiError } from '../core/pipeline/api-error.ts'
 import { hasDotSegment } from '../core/pipeline/path-normalisation.ts'
+import type { TransportFault } from '../core/faults/fault-rules.ts'
 import type { BodyBudget } from './body-budget.ts'
-import { originForm, readBody } from './incoming-request.ts'
+import { readBody } from './request-body.ts'
+import { originForm } from './request-view.ts'
+import { dropConnection } from './response-writer.ts'
 
 /**
  * Builds a Fetch `Request` from a Node request, for the lanes that serve
@@ -59,13 +62,17 @@ function lazyBody(incoming: IncomingMessage, bodyLimit: number, budget: BodyBudg
   })
 }
 
-/** Writes a Fetch `Response` to a Node response, with its `Content-Length`. */
+/**
+ * Writes a Fetch `Response` to a Node response, with its `Content-Length`.
+ * A fault rule's damage arrives as `toFetchResponse` (`app/fetch-lane.ts`)
+ * renders it for a fetch, and is carried out here on the connection, one case
+ * per kind: adding a kind to `transportFaults` fails to compile until this
+ * lane says what it does.
+ */
 export async function sendFetchResponse(outgoing: ServerResponse, response: Response, method: string | undefined): Promise<void> {
-  // A network error (`Response.error()`, a fault rule's reset): no answer, the connection dropped.
-  if (response.type === 'error') return dropConnection(outgoing)
-  if (response.body !== null && response.headers.get('content-type')?.startsWith('text/event-stream') === true)
+  if (response.type !== 'error' && response.body !== null && response.headers.get('content-type')?.startsWith('text/event-stream') === true)
     return pipeStream(outgoing, response, response.body)
-  const { bytes: body, broken } = await readAll(response)
+  const { bytes: body, broken } = response.type === 'error' ? { bytes: undefined, broken: false } : await readAll(response)
   const headers: Record<string, string | string[] | number> = {}
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie') headers[name] = value
@@ -75,15 +82,45 @@ export async function sendFetchResponse(outgoing: ServerResponse, response: Resp
   // A HEAD's answer carries the GET's Content-Length and no body.
   if (response.status !== 204 && response.status !== 304 && !(method === 'HEAD' && headers['content-length'] !== undefined))
     headers['content-length'] = body?.length ?? 0
-  if (broken && method !== 'HEAD') {
-    // A body that broke off (a fault rule's truncate): what arrived, under the full Content-Length, then the connection dropped.
-    headers['content-length'] = response.headers.get('content-length') ?? headers['content-length']!
-    outgoing.writeHead(response.status, headers)
-    outgoing.write(body ?? Buffer.alloc(0), () => dropConnection(outgoing))
-    return
+  const fault = faultShownBy(response, broken)
+  if (fault !== undefined) {
+    switch (fault) {
+      case 'reset':
+      case 'hang':
+        // A network error (`Response.error()`): no answer, the connection dropped. A hang has had its wait already.
+        dropConnection(outgoing)
+        return
+      case 'truncate':
+        // A HEAD has no body to cut: its status and headers, as they would have been.
+        if (method === 'HEAD') break
+        // What arrived, under the full Content-Length, then the connection dropped.
+        headers['content-length'] = response.headers.get('content-length') ?? headers['content-length']!
+        outgoing.writeHead(response.status, headers)
+        outgoing.write(body ?? Buffer.alloc(0), () => dropConnection(outgoing))
+        return
+      case 'empty':
+        // An answer with an empty body (and `Content-Length: 0`): written as any other.
+        break
+      default: {
+        const unreachable: never = fault
+        throw new Error(`The msw lane does not handle the transport fault ${String(unreachable)}`)
+      }
+    }
   }
   outgoing.writeHead(response.status, headers)
   outgoing.end(method === 'HEAD' ? undefined : body)
+}
+
+/**
+ * The fault a Fetch response shows, as `toFetchResponse` renders them: a
+ * network error is a `reset`, or a `hang` whose wait is over (the two are
+ * told apart only by when they arrive, and end alike); a body that broke off
+ * is a `truncate`. An `empty` shows as an ordinary answer with an empty body,
+ * so it is written as one.
+ */
+function faultShownBy(response: Response, broken: boolean): TransportFault | undefined {
+  if (response.type === 'error') return 'reset'
+  return broken ? 'truncate' : undefined
 }
 
 /**
@@ -126,14 +163,6 @@ async function readAll(response: Response): Promise<{ bytes: Buffer | undefined;
   } catch {
     return { bytes: Buffer.concat(chunks), broken: true }
   }
-}
-
-/** Drops the connection without an answer: a reset (RST) where the socket can send one. */
-export function dropConnection(outgoing: ServerResponse): void {
-  const socket = outgoing.socket
-  if (socket === null) return
-  if (typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy()
-  else socket.destroy()
 }
 
 /**

@@ -1,3 +1,6 @@
+import type { IncomingMessage } from 'node:http'
+import type { RecordedRequest } from '../core/simulator/request-journal.ts'
+
 /** How the server logs: one human line per request, one JSON object per line, or nothing. */
 export type LogFormat = 'pretty' | 'json' | 'silent'
 export const logFormats: readonly LogFormat[] = ['pretty', 'json', 'silent']
@@ -32,4 +35,32 @@ export function createRequestLogger(format: LogFormat, write: (line: string) => 
       return (record) =>
         write(`${record.method} ${record.path} ${record.status} ${record.durationMs.toFixed(1)}ms ${record.plan} ${record.caller}`)
   }
+}
+
+/** The logger a server's `log` option names, or undefined for `silent`: silent logging costs nothing per request, no record is built. */
+export function loggerFor(format: LogFormat | RequestLogger): RequestLogger | undefined {
+  if (typeof format === 'function') return format
+  return format === 'silent' ? undefined : createRequestLogger(format, (line) => process.stdout.write(`${line}\n`))
+}
+
+/**
+ * Logs one answered request. The path, plan and caller are the journal's
+ * when the API answered (the path as resolved, the key as a fingerprint),
+ * otherwise the request's target and `-`.
+ */
+export function logAnswer(
+  log: RequestLogger,
+  incoming: IncomingMessage,
+  answer: { readonly status: number; readonly journalEntry?: RecordedRequest | undefined },
+  started: number,
+): void {
+  const entry = answer.journalEntry
+  log({
+    method: incoming.method ?? '-',
+    path: entry?.path ?? (incoming.url ?? '-').slice(0, 2048),
+    status: answer.status,
+    durationMs: performance.now() - started,
+    plan: entry?.plan ?? '-',
+    caller: entry?.caller ?? '-',
+  })
 }

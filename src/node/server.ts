@@ -1,22 +1,15 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
-import type { RequestHandler } from 'msw'
+import { applyCors, corsHeaders } from '../app/cors.ts'
+import type { App } from '../app/app.ts'
 import { ApiError } from '../core/pipeline/api-error.ts'
-import { corsHeaders } from '../app/cors.ts'
-import { createApp as createPortableApp, type App, type AppOptions } from '../app/app.ts'
+import { errorResponse } from '../core/pipeline/plain-http.ts'
 import { defaults } from '../core/simulator/defaults.ts'
-import { errorResponse, isPromiseLike, type PlainResponse } from '../core/pipeline/plain-http.ts'
-import { applyCors } from '../app/cors.ts'
 import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
-import type { FetchLane } from '../handlers/msw-lane.ts'
-import { BodyBudget } from './body-budget.ts'
 import { ConnectionGuard } from './connection-guard.ts'
-import type { Engine } from './engine.ts'
-import { toFetchRequest, sendFetchResponse } from './fetch-bridge.ts'
-import { fromIncomingMessage, writePlainResponse } from './incoming-request.ts'
-import { readOpenApiDocument } from './openapi-document.ts'
 import { clientErrorAnswer, originInRawPacket, rawHttpResponse } from './raw-client-error.ts'
-import { createRequestLogger, type LogFormat, type RequestLogger } from './request-log.ts'
+import { createServingListener, type ListenerOptions } from './request-listener.ts'
+import { fromIncomingMessage } from './request-view.ts'
 
 /*
  * node:http is taken with process.getBuiltinModule, not an ESM import: importing a builtin as ESM copies every
@@ -25,148 +18,6 @@ import { createRequestLogger, type LogFormat, type RequestLogger } from './reque
  * `process.getBuiltinModule('node:http')` 4-5 ms).
  */
 const { createServer: createHttpServer } = process.getBuiltinModule('node:http')
-
-/**
- * The app for Node: {@link createPortableApp} with the OpenAPI document read
- * from `fixtures/openapi.yaml` (served at `/openapi.json` and `/openapi.yaml`).
- */
-export function createApp(options: AppOptions = {}): App {
-  return createPortableApp({ openApiDocument: readOpenApiDocument, ...options })
-}
-
-/** How a listener serves: the app, how it logs, and optionally msw in front. */
-export interface ListenerOptions {
-  /** Default: {@link createApp} with default options. */
-  readonly app?: App
-  /** `pretty`, `json`, `silent` (default), or a function receiving each request's record. */
-  readonly log?: LogFormat | RequestLogger
-  /**
-   * Your own MSW handlers, tried before the simulator as `server.use` does
-   * in-process; what they leave unanswered goes on to the simulator. Loads msw.
-   */
-  readonly handlers?: readonly RequestHandler[]
-  /**
-   * `direct` (default): requests go to the simulator as plain data, with no
-   * Fetch objects. `msw`: everything is answered through msw's `getResponse`
-   * and the simulator's MSW handlers, for comparison and as a fallback. Loads msw.
-   */
-  readonly engine?: Engine
-  /**
-   * Bytes of request bodies held in memory at once, across all connections;
-   * a body past it waits, unread, for its turn. Default 32 MiB.
-   */
-  readonly maxBufferedBodyBytes?: number
-}
-
-type NodeListener = (incoming: IncomingMessage, outgoing: ServerResponse) => void
-
-/**
- * A `node:http` request listener serving the simulator. It knows nothing of
- * the app but its `respond`: it hands each request over as plain data with
- * the client's address as a transport fact, and writes the plain answer with
- * `writeHead`/`end`. With `handlers` or `engine: 'msw'` it serves through msw
- * instead, which is loaded only then.
- *
- * @example
- * import { createServer } from 'node:http'
- * createServer(createRequestListener({ app: createApp({ seed: 1 }) })).listen(4010)
- */
-export function createRequestListener(options: ListenerOptions = {}): NodeListener & { app: App; ready: Promise<void> } {
-  const app = options.app ?? createApp()
-  const log = loggerFor(options.log ?? defaults.libraryLog)
-  const { bodyLimit } = app.simulator
-  const budget = new BodyBudget(options.maxBufferedBodyBytes ?? defaults.maxBufferedBodyBytes)
-  const useMsw = (options.handlers !== undefined && options.handlers.length > 0) || options.engine === 'msw'
-  // msw is imported only for these lanes, and the import starts now: `ready` says when it is done.
-  const lane = useMsw ? loadMswLane(app, options) : undefined
-
-  const finish = (incoming: IncomingMessage, outgoing: ServerResponse, response: PlainResponse, started: number) => {
-    try {
-      writePlainResponse(outgoing, response, incoming.method)
-    } catch {
-      outgoing.destroy()
-    }
-    if (log !== undefined) logPlain(log, incoming, response, started)
-  }
-
-  const listener: NodeListener =
-    lane === undefined
-      ? (incoming, outgoing) => {
-          const started = log === undefined ? 0 : performance.now()
-          // The app turns every error into a response, so `respond` neither throws nor rejects.
-          const response = app.respond(fromIncomingMessage(incoming, bodyLimit, budget))
-          if (isPromiseLike(response)) response.then((answered) => finish(incoming, outgoing, answered, started))
-          else finish(incoming, outgoing, response, started)
-        }
-      : (incoming, outgoing) => {
-          const started = log === undefined ? 0 : performance.now()
-          serveThroughLane(lane, incoming, outgoing, bodyLimit, budget).then((status) => {
-            if (log !== undefined)
-              log({
-                method: incoming.method ?? '-',
-                path: (incoming.url ?? '-').slice(0, 2048),
-                status,
-                durationMs: performance.now() - started,
-                plan: '-',
-                caller: '-',
-              })
-          })
-        }
-  return Object.assign(listener, { app, ready: lane === undefined ? Promise.resolve() : lane.then(() => undefined) })
-}
-
-async function loadMswLane(app: App, options: ListenerOptions): Promise<FetchLane> {
-  const { createMswLane } = await import('../handlers/msw-lane.ts')
-  return createMswLane({ app, handlers: options.handlers, engine: options.engine ?? 'direct' })
-}
-
-async function serveThroughLane(
-  lane: Promise<FetchLane>,
-  incoming: IncomingMessage,
-  outgoing: ServerResponse,
-  bodyLimit: number,
-  budget: BodyBudget,
-): Promise<number> {
-  try {
-    const response = await (await lane)(await toFetchRequest(incoming, bodyLimit, budget), { clientAddress: incoming.socket.remoteAddress })
-    await sendFetchResponse(outgoing, response, incoming.method)
-    return response.status
-  } catch (error) {
-    // Only the bridge's own errors (413, an unrepresentable request) reach here: the lane answers everything else.
-    const response = errorResponse(error)
-    try {
-      writePlainResponse(outgoing, response, incoming.method)
-    } catch {
-      outgoing.destroy()
-    }
-    return response.status
-  }
-}
-
-/**
- * A connect-style middleware (express, Vite's dev server, …) that answers
- * the API, control and OpenAPI paths and passes every other request to
- * `next()` untouched, its body unread.
- *
- * @example
- * // vite.config.ts
- * export default { plugins: [{ name: 'petstore-sim', configureServer: (server) => { server.middlewares.use(createMiddleware()) } }] }
- */
-export function createMiddleware(
-  options: ListenerOptions = {},
-): ((incoming: IncomingMessage, outgoing: ServerResponse, next: (error?: unknown) => void) => void) & { app: App } {
-  const listener = createRequestListener(options)
-  const { app } = listener
-  const middleware = (incoming: IncomingMessage, outgoing: ServerResponse, next: (error?: unknown) => void) => {
-    const path = (incoming.url ?? '').split('?', 1)[0]!
-    if (!app.owns(path)) {
-      next()
-      return
-    }
-    listener(incoming, outgoing)
-  }
-  return Object.assign(middleware, { app })
-}
 
 /** A server's limits on connections, besides the listener's options. Defaults in `core/simulator/defaults.ts`. */
 export interface ServerOptions extends ListenerOptions {
@@ -222,19 +73,16 @@ export function createServer(options: ServerOptions = {}): SimulatorServer {
   if (!Number.isSafeInteger(maxPipelinedRequests) || maxPipelinedRequests < 0)
     throw new RangeError(`maxPipelinedRequests must be a whole number, got ${maxPipelinedRequests}`)
 
-  const listener = createRequestListener(options)
-  const { app } = listener
-  const log = loggerFor(options.log ?? defaults.libraryLog)
+  const { listener, app, ready, send, startTimer } = createServingListener(options)
   const guard = new ConnectionGuard({ maxPipelinedRequests })
   const answer = (incoming: IncomingMessage, outgoing: ServerResponse, error: ApiError) => {
-    const started = log === undefined ? 0 : performance.now()
-    const response = applyCors(fromIncomingMessage(incoming, app.simulator.bodyLimit), errorResponse(error, { Connection: 'close' }))
-    try {
-      writePlainResponse(outgoing, response, incoming.method)
-    } catch {
-      outgoing.destroy()
-    }
-    if (log !== undefined) logPlain(log, incoming, response, started)
+    const started = startTimer()
+    send(
+      incoming,
+      outgoing,
+      applyCors(fromIncomingMessage(incoming, app.simulator.bodyLimit), errorResponse(error, { Connection: 'close' })),
+      started,
+    )
   }
   const refuseDraining = (incoming: IncomingMessage, outgoing: ServerResponse) =>
     answer(
@@ -293,7 +141,7 @@ export function createServer(options: ServerOptions = {}): SimulatorServer {
   return {
     server,
     app,
-    ready: listener.ready,
+    ready,
     close(graceMs = 5000) {
       closing ??= new Promise<void>((resolve) => {
         guard.drain()
@@ -378,7 +226,7 @@ export interface RunningServer {
  * Starts the simulator on a port and resolves once it is listening.
  *
  * @example
- * const running = await startServer({ app: createApp({ seed: 7 }), port: 0 })
+ * const running = await startServer({ app: createNodeApp({ seed: 7 }), port: 0 })
  * await fetch(`${running.apiUrl}/pets`, { headers: { Authorization: 'Bearer demo-pro-key' } })
  * await running.close()
  */
@@ -397,22 +245,4 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address
   const url = `http://${hostPart}:${address.port}`
   return { url, apiUrl: `${url}${app.simulator.basePath}`, server, app, simulator: app.simulator, close }
-}
-
-function loggerFor(format: LogFormat | RequestLogger): RequestLogger | undefined {
-  if (typeof format === 'function') return format
-  // Silent logging costs nothing per request: no record is built.
-  return format === 'silent' ? undefined : createRequestLogger(format, (line) => process.stdout.write(`${line}\n`))
-}
-
-function logPlain(log: RequestLogger, incoming: IncomingMessage, response: PlainResponse, started: number): void {
-  const entry = response.journalEntry
-  log({
-    method: incoming.method ?? '-',
-    path: entry?.path ?? (incoming.url ?? '-').slice(0, 2048),
-    status: response.status,
-    durationMs: performance.now() - started,
-    plan: entry?.plan ?? '-',
-    caller: entry?.caller ?? '-',
-  })
 }

@@ -1,11 +1,14 @@
 // A user's TypeScript project, with plain settings, importing the built package by name.
 import { createSimulator, type Pet } from 'petstore-sim'
-import { readOpenApiDocument, startServer } from 'petstore-sim/node'
+import { createApp, createNodeApp, readOpenApiDocument, startServer } from 'petstore-sim/node'
 
 const simulator = createSimulator({ seed: 1 })
 simulator.clock.advance(1000)
 export const pets: Pet[] = simulator.store.list({ limit: 2 })
 export const running = startServer({ port: 0 }).then((server) => server.apiUrl)
+export const nodeApp = createNodeApp({ seed: 1 })
+// The 0.x name, deprecated but still exported with the same type.
+export const legacyApp: typeof nodeApp = createApp({ seed: 1 })
 export const title = readOpenApiDocument().then((source) => source.document)
 // @ts-expect-error: a misspelt option is a type error for users
 createSimulator({ sed: 1 })

@@ -1,0 +1,153 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { RequestHandler } from 'msw'
+import type { App } from '../app/app.ts'
+import { errorResponse, isPromiseLike, type PlainResponse } from '../core/pipeline/plain-http.ts'
+import { defaults } from '../core/simulator/defaults.ts'
+import { BodyBudget } from './body-budget.ts'
+import { sendFetchResponse, toFetchRequest } from './fetch-bridge.ts'
+import type { Engine, FetchLane } from './lane-types.ts'
+import { loadMswLane } from './msw-lane-loader.ts'
+import { createNodeApp } from './node-app.ts'
+import { fromIncomingMessage } from './request-view.ts'
+import { logAnswer, loggerFor, type LogFormat, type RequestLogger } from './request-log.ts'
+import { writePlainResponse } from './response-writer.ts'
+
+/** How a listener serves: the app, how it logs, and optionally msw in front. */
+export interface ListenerOptions {
+  /** Default: {@link createNodeApp} with default options. */
+  readonly app?: App
+  /** `pretty`, `json`, `silent` (default), or a function receiving each request's record. */
+  readonly log?: LogFormat | RequestLogger
+  /**
+   * Your own MSW handlers, tried before the simulator as `server.use` does
+   * in-process; what they leave unanswered goes on to the simulator. Loads msw.
+   */
+  readonly handlers?: readonly RequestHandler[]
+  /**
+   * `direct` (default): requests go to the simulator as plain data, with no
+   * Fetch objects. `msw`: everything is answered through msw's `getResponse`
+   * and the simulator's MSW handlers, for comparison and as a fallback. Loads msw.
+   */
+  readonly engine?: Engine
+  /**
+   * Bytes of request bodies held in memory at once, across all connections;
+   * a body past it waits, unread, for its turn. Default 32 MiB.
+   */
+  readonly maxBufferedBodyBytes?: number
+}
+
+type NodeListener = (incoming: IncomingMessage, outgoing: ServerResponse) => void
+
+/**
+ * Writes a plain answer and logs it; `started` is from {@link startTimer}.
+ * Every plain answer of the Node lane leaves through one `send`: the direct
+ * lane's, the msw lane's own errors, and the errors a server answers itself
+ * (a missing Host, an `Expect`, a request during a drain).
+ */
+export type Send = (incoming: IncomingMessage, outgoing: ServerResponse, response: PlainResponse, started: number) => void
+
+/** A listener with what a server built on it needs besides: its app, when msw is loaded, its `send` and timer. */
+export interface ServingListener {
+  readonly listener: NodeListener
+  readonly app: App
+  readonly ready: Promise<void>
+  readonly send: Send
+  /** The start of a request, for its log record's duration: not read (0) when nothing is logged. */
+  readonly startTimer: () => number
+}
+
+/** The listener of {@link createRequestListener}, with its `send`, for `createServer`. */
+export function createServingListener(options: ListenerOptions = {}): ServingListener {
+  const app = options.app ?? createNodeApp()
+  const log = loggerFor(options.log ?? defaults.libraryLog)
+  const { bodyLimit } = app.simulator
+  const budget = new BodyBudget(options.maxBufferedBodyBytes ?? defaults.maxBufferedBodyBytes)
+  const useMsw = (options.handlers !== undefined && options.handlers.length > 0) || options.engine === 'msw'
+  // msw is imported only for these lanes, and the import starts now: `ready` says when it is done.
+  const lane = useMsw ? loadMswLane(app, options) : undefined
+  const startTimer = log === undefined ? () => 0 : () => performance.now()
+
+  const send: Send = (incoming, outgoing, response, started) => {
+    try {
+      writePlainResponse(outgoing, response, incoming.method)
+    } catch {
+      outgoing.destroy()
+    }
+    if (log !== undefined) logAnswer(log, incoming, response, started)
+  }
+
+  const listener: NodeListener =
+    lane === undefined
+      ? (incoming, outgoing) => {
+          const started = startTimer()
+          // The app turns every error into a response, so `respond` neither throws nor rejects.
+          const response = app.respond(fromIncomingMessage(incoming, bodyLimit, budget))
+          if (isPromiseLike(response)) response.then((answered) => send(incoming, outgoing, answered, started))
+          else send(incoming, outgoing, response, started)
+        }
+      : (incoming, outgoing) => {
+          const started = startTimer()
+          void serveThroughLane(lane, incoming, outgoing, bodyLimit, budget).then(
+            (status) => {
+              if (log !== undefined) logAnswer(log, incoming, { status }, started)
+            },
+            // Only the bridge's own errors (413, an unrepresentable request) reach here: the lane answers everything else.
+            (error: unknown) => send(incoming, outgoing, errorResponse(error), started),
+          )
+        }
+  return { listener, app, ready: lane === undefined ? Promise.resolve() : lane.then(() => undefined), send, startTimer }
+}
+
+/** Answers a request through the msw lane; resolves with the status sent, rejects with what was not sent. */
+async function serveThroughLane(
+  lane: Promise<FetchLane>,
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  bodyLimit: number,
+  budget: BodyBudget,
+): Promise<number> {
+  const response = await (await lane)(await toFetchRequest(incoming, bodyLimit, budget), { clientAddress: incoming.socket.remoteAddress })
+  await sendFetchResponse(outgoing, response, incoming.method)
+  return response.status
+}
+
+/**
+ * A `node:http` request listener serving the simulator. It knows nothing of
+ * the app but its `respond`: it hands each request over as plain data with
+ * the client's address as a transport fact, and writes the plain answer with
+ * `writeHead`/`end`. With `handlers` or `engine: 'msw'` it serves through msw
+ * instead, which is loaded only then.
+ *
+ * @example
+ * import { createServer } from 'node:http'
+ * createServer(createRequestListener({ app: createNodeApp({ seed: 1 }) })).listen(4010)
+ */
+export function createRequestListener(options: ListenerOptions = {}): NodeListener & { app: App; ready: Promise<void> } {
+  const { listener, app, ready } = createServingListener(options)
+  return Object.assign(listener, { app, ready })
+}
+
+/**
+ * A connect-style middleware (express, Vite's dev server, …) that answers
+ * the API, control and OpenAPI paths and passes every other request to
+ * `next()` untouched, its body unread.
+ *
+ * @example
+ * // vite.config.ts
+ * export default { plugins: [{ name: 'petstore-sim', configureServer: (server) => { server.middlewares.use(createMiddleware()) } }] }
+ */
+export function createMiddleware(
+  options: ListenerOptions = {},
+): ((incoming: IncomingMessage, outgoing: ServerResponse, next: (error?: unknown) => void) => void) & { app: App } {
+  const listener = createRequestListener(options)
+  const { app } = listener
+  const middleware = (incoming: IncomingMessage, outgoing: ServerResponse, next: (error?: unknown) => void) => {
+    const path = (incoming.url ?? '').split('?', 1)[0]!
+    if (!app.owns(path)) {
+      next()
+      return
+    }
+    listener(incoming, outgoing)
+  }
+  return Object.assign(middleware, { app })
+}

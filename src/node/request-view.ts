@@ -1,0 +1,78 @@
+import type { IncomingMessage } from 'node:http'
+import { normalizePath } from '../core/pipeline/path-normalisation.ts'
+import type { PlainRequest, TransportFacts } from '../core/pipeline/plain-http.ts'
+import type { BodyBudget } from './body-budget.ts'
+import { readBody } from './request-body.ts'
+
+/**
+ * A Node `IncomingMessage` seen as a {@link PlainRequest}: the direct lane.
+ * No Fetch `Request` is built. Headers are read from `rawHeaders`, repeated
+ * ones joined with `, ` as Fetch joins them (Node's `headers` object keeps
+ * only the first `Authorization`, so two of them would pass on Node and fail
+ * on Fetch); the path's dot segments are resolved as the URL parser resolves
+ * them; the body is read on demand, counted while it streams.
+ */
+class IncomingRequestView implements PlainRequest {
+  readonly method: string
+  readonly path: string
+  readonly query: string
+  readonly transport: TransportFacts
+  readonly #incoming: IncomingMessage
+  readonly #bodyLimit: number
+  readonly #budget: BodyBudget | undefined
+  #body: Promise<Uint8Array> | undefined
+
+  constructor(incoming: IncomingMessage, bodyLimit: number, transport: TransportFacts, budget: BodyBudget | undefined) {
+    const target = originForm(incoming.url ?? '')
+    const queryStart = target.indexOf('?')
+    this.method = incoming.method ?? 'GET'
+    this.path = normalizePath(queryStart === -1 ? target : target.slice(0, queryStart))
+    this.query = queryStart === -1 ? '' : target.slice(queryStart + 1)
+    this.transport = transport
+    this.#incoming = incoming
+    this.#bodyLimit = bodyLimit
+    this.#budget = budget
+  }
+
+  get authority(): string | undefined {
+    return this.header('host')
+  }
+
+  header(name: string): string | undefined {
+    return readRawHeader(this.#incoming.rawHeaders, name)
+  }
+
+  readBody(): Promise<Uint8Array> {
+    this.#body ??= readBody(this.#incoming, this.#bodyLimit, this.#budget)
+    return this.#body
+  }
+}
+
+/**
+ * The target in origin form (`/v1/pets?limit=1`): an absolute-form target
+ * (`http://host/v1/pets`, what a client sends a proxy) is read as its path and
+ * query, as RFC 9112 §3.2.2 says a server must accept it.
+ */
+export function originForm(target: string): string {
+  const absolute = /^https?:\/\/[^/?#]*/i.exec(target)
+  if (absolute === null) return target
+  const rest = target.slice(absolute[0].length)
+  return rest.startsWith('/') ? rest : `/${rest}`
+}
+
+/** The direct lane's view of a Node request. */
+export function fromIncomingMessage(incoming: IncomingMessage, bodyLimit: number, budget?: BodyBudget): PlainRequest {
+  return new IncomingRequestView(incoming, bodyLimit, { clientAddress: incoming.socket.remoteAddress }, budget)
+}
+
+/** A header's value from Node's raw name/value list, by lower-case name; repeated fields joined with `, `. */
+export function readRawHeader(raw: readonly string[], name: string): string | undefined {
+  let value: string | undefined
+  for (let index = 0; index < raw.length; index += 2) {
+    const candidate = raw[index]!
+    if (candidate.length === name.length && candidate.toLowerCase() === name) {
+      value = value === undefined ? raw[index + 1]! : `${value}, ${raw[index + 1]!}`
+    }
+  }
+  return value
+}
