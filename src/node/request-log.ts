@@ -5,11 +5,20 @@ import type { RecordedRequest } from '../core/simulator/request-journal.ts'
 export type LogFormat = 'pretty' | 'json' | 'silent'
 export const logFormats: readonly LogFormat[] = ['pretty', 'json', 'silent']
 
+/** How a log line ranks: `error` for a 5xx or no answer at all (a fault's reset or hang), `warn` for a 4xx. */
+export type LogLevel = 'info' | 'warn' | 'error'
+
 /** One answered request, as logged. Never holds an API key. */
 export interface RequestLogRecord {
+  readonly level: LogLevel
   readonly method: string
   readonly path: string
   readonly status: number
+  /** The operation (`listPets`…) for the API's requests, `-` for the rest. */
+  readonly operation: string
+  /** The Error body's `code` of an error answer (`pet_not_found`), else undefined. */
+  readonly code?: string | undefined
+  /** Milliseconds, to a tenth: the timer's own digits beyond that are noise. */
   readonly durationMs: number
   /** The caller's plan, `anonymous`, or `-` for requests outside the API. */
   readonly plan: string
@@ -33,7 +42,9 @@ export function createRequestLogger(format: LogFormat, write: (line: string) => 
       return (record) => write(JSON.stringify({ time: new Date().toISOString(), ...record }))
     case 'pretty':
       return (record) =>
-        write(`${record.method} ${record.path} ${record.status} ${record.durationMs.toFixed(1)}ms ${record.plan} ${record.caller}`)
+        write(
+          `${record.method} ${record.path} ${record.status}${record.code === undefined ? '' : ` ${record.code}`} ${record.durationMs.toFixed(1)}ms ${record.plan} ${record.caller}`,
+        )
   }
 }
 
@@ -51,16 +62,31 @@ export function loggerFor(format: LogFormat | RequestLogger): RequestLogger | un
 export function logAnswer(
   log: RequestLogger,
   incoming: IncomingMessage,
-  answer: { readonly status: number; readonly journalEntry?: RecordedRequest | undefined },
+  answer: { readonly status: number; readonly body?: string | undefined; readonly journalEntry?: RecordedRequest | undefined },
   started: number,
 ): void {
   const entry = answer.journalEntry
+  const { status } = answer
   log({
+    level: status === 0 || status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info',
     method: incoming.method ?? '-',
     path: entry?.path ?? (incoming.url ?? '-').slice(0, 2048),
-    status: answer.status,
-    durationMs: performance.now() - started,
+    status,
+    operation: entry?.operation ?? '-',
+    code: status >= 400 ? errorCode(answer.body) : undefined,
+    durationMs: Math.round((performance.now() - started) * 10) / 10,
     plan: entry?.plan ?? '-',
     caller: entry?.caller ?? '-',
   })
+}
+
+/** The `code` of an Error body; only error answers are read, so a success costs nothing here. */
+function errorCode(body: string | undefined): string | undefined {
+  if (body === undefined) return undefined
+  try {
+    const code = (JSON.parse(body) as { code?: unknown }).code
+    return typeof code === 'string' ? code : undefined
+  } catch {
+    return undefined
+  }
 }
