@@ -1,11 +1,11 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import type { Pet, PetStatus } from '../api/pet-types.ts'
-import { describeIssues, NewPetSchema } from '../api/schemas.ts'
+import { describeIssues, english, NewPetSchema } from '../api/schemas.ts'
 
 /** A pet given as data: like a created pet, with an optional `id` and no unknown fields. */
 const FixturePetSchema = z.strictObject({
   ...NewPetSchema.shape,
-  id: z.int({ error: 'must be a positive integer' }).min(1, 'must be a positive integer').optional(),
+  id: z.optional(z.int({ error: 'must be a positive integer' }).check(z.minimum(1, 'must be a positive integer'))),
 })
 
 /**
@@ -24,7 +24,7 @@ export function parseFixturePets(data: unknown, defaultStatus: PetStatus = 'avai
   const ids = new Set<number>()
   let highest = 0
   data.forEach((entry: unknown, index) => {
-    const result = FixturePetSchema.safeParse(entry)
+    const result = FixturePetSchema.safeParse(entry, english)
     if (!result.success) {
       throw new TypeError(`Pet fixture #${index} (${JSON.stringify(entry)}) is invalid: ${describeIssues(result.error)}`)
     }
