@@ -38,3 +38,30 @@ export function parseFixturePets(data: unknown, defaultStatus: PetStatus = 'avai
   })
   return pets
 }
+
+/**
+ * Validates what `generatePet` returned for pet `id`, as a fixture is
+ * validated. Throws a `TypeError` naming the pet id and the problem.
+ *
+ * @example
+ * parseGeneratedPet({ name: 'Rex', categoryId: 1 }, 3, 'available') // { id: 3, name: 'Rex', categoryId: 1, status: 'available' }
+ */
+export function parseGeneratedPet(data: unknown, id: number, defaultStatus: PetStatus): Pet {
+  const result = FixturePetSchema.safeParse(data, english)
+  if (!result.success) {
+    throw new TypeError(`generatePet returned an invalid pet for id ${id} (${describeValue(data)}): ${describeIssues(result.error)}`)
+  }
+  if (result.data.id !== undefined && result.data.id !== id) {
+    throw new TypeError(`generatePet returned the id ${result.data.id} for pet ${id}: ids are given, not chosen (leave id out)`)
+  }
+  return { id, name: result.data.name, categoryId: result.data.categoryId, status: result.data.status ?? defaultStatus }
+}
+
+/** The value as JSON for an error message, or its type when it has no JSON form (a function, a BigInt, a cycle). */
+function describeValue(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? typeof value
+  } catch {
+    return typeof value
+  }
+}
