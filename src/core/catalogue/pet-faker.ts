@@ -3,7 +3,7 @@
 // SimpleFaker at ~22 kB gzipped in a setupWorker page, a `Faker` with a one-entry custom locale at ~34 kB and the
 // English locale at ~154 kB, against a 60 kB budget for the whole package. The main entry is imported because
 // faker exports SimpleFaker from nowhere else; bundlers keep only what is used (no locale), in Node as in browsers.
-import { SimpleFaker } from '@faker-js/faker'
+import { generateMersenne53Randomizer, SimpleFaker } from '@faker-js/faker'
 
 /**
  * The part of faker's `SimpleFaker` API that `generatePet` is typed with,
@@ -48,18 +48,32 @@ export interface PetFaker {
  */
 export const petFakerReferenceDate = '2026-01-01T00:00:00.000Z'
 
+/** A seeded faker and the number generator under it. */
+export interface SeededPetFaker {
+  readonly faker: PetFaker
+  /**
+   * The next number in [0, 1) of faker's own generator (its Mersenne
+   * Twister, faker's default), the one every `faker.*` call draws from:
+   * `faker.number.int(max)` is `Math.floor(next() * (max + 1))`, without
+   * the option checks it makes on every call (a third of the time of
+   * generating 1,000,000 pets).
+   */
+  readonly next: () => number
+}
+
 /**
  * A `SimpleFaker` seeded from all 64 bits of `seed`, so that 1 and 1.5 (or
  * two seeds beyond 2^32 apart) give different sequences: faker's own
  * `seed(number)` keeps 32 bits of an integer.
  */
-export function createPetFaker(seed: number): PetFaker {
+export function createPetFaker(seed: number): SeededPetFaker {
   const bits = new DataView(new ArrayBuffer(8))
   bits.setFloat64(0, seed)
-  const faker = new SimpleFaker()
+  const randomizer = generateMersenne53Randomizer()
+  const faker = new SimpleFaker({ randomizer })
   faker.seed([bits.getUint32(0), bits.getUint32(4)])
   faker.setDefaultRefDate(petFakerReferenceDate)
-  return faker
+  return { faker, next: () => randomizer.next() }
 }
 
 // Fails to compile if faker's API no longer has what `PetFaker` promises. Not exported: the package's type
