@@ -1,3 +1,4 @@
+import { en, Faker } from '@faker-js/faker'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createApp } from '../src/app/app.ts'
 import type { Pet } from '../src/core/api/pet-types.ts'
@@ -99,6 +100,40 @@ describe('generatePet: pets shaped with faker', () => {
         return { name: 'Rex', categoryId: 1 }
       }),
     ).toThrow('generatePet failed for pet 4: no more names')
+  })
+
+  it('runs the first example of docs/seeded-data.md as written', () => {
+    const simulator = createSimulator({
+      seed: 7,
+      pets: 200,
+      generatePet: ({ faker, pet }) => ({
+        ...pet,
+        name: `${pet.name} ${faker.string.alpha({ length: 1, casing: 'upper' })}.`,
+        categoryId: faker.helpers.weightedArrayElement([
+          { weight: 3, value: 1 }, // mostly dogs
+          { weight: 1, value: 2 },
+        ]),
+      }),
+    })
+    const pets = simulator.store.list({ limit: 100 })
+    expect(pets.every((pet) => /^[A-Z][A-Za-z' -]+ [A-Z]\.$/.test(pet.name))).toBe(true)
+    const dogs = pets.filter((pet) => pet.categoryId === 1).length
+    expect(dogs + pets.filter((pet) => pet.categoryId === 2).length).toBe(100)
+    expect(dogs).toBeGreaterThan(60)
+  })
+
+  it('lets a user seed a faker with a locale from it, as docs/seeded-data.md shows', async () => {
+    const fakerEn = new Faker({ locale: [en] })
+    const generatePet: GeneratePet = ({ faker, pet }) => {
+      fakerEn.seed(faker.number.int())
+      return { ...pet, name: fakerEn.animal.petName() }
+    }
+    const first = await listPets(createApp({ seed: 8, pets: 10, generatePet }))
+    const again = await listPets(createApp({ seed: 8, pets: 10, generatePet }))
+    expect(again.body).toEqual(first.body)
+    const petNames = en.animal?.pet_name ?? []
+    expect(petNames.length).toBeGreaterThan(10)
+    expect(first.body.every((pet) => petNames.includes(pet.name))).toBe(true)
   })
 
   it('cannot be given with fixtures', () => {

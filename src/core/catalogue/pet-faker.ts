@@ -19,8 +19,8 @@ export interface PetFaker {
     float(options?: number | { min?: number; max?: number; fractionDigits?: number; multipleOf?: number }): number
   }
   readonly string: {
-    alpha(options?: number | { length?: number | { min: number; max: number } }): string
-    alphanumeric(options?: number | { length?: number | { min: number; max: number } }): string
+    alpha(options?: number | { length?: number | { min: number; max: number }; casing?: 'upper' | 'lower' | 'mixed' }): string
+    alphanumeric(options?: number | { length?: number | { min: number; max: number }; casing?: 'upper' | 'lower' | 'mixed' }): string
     numeric(options?: number | { length?: number | { min: number; max: number } }): string
     uuid(): string
   }
