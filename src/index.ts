@@ -18,7 +18,13 @@ export {
   type WindowUsage,
 } from './core/access/rate-limiter.ts'
 export { createPetStore, type PetQuery, type PetStore, type PetStoreOptions } from './core/catalogue/pet-store.ts'
-export { generatePets } from './core/catalogue/seed-pets.ts'
+export {
+  generatePets,
+  type GeneratePet,
+  type GeneratePetsOptions,
+  type PetGeneratorContext,
+} from './core/catalogue/seed-pets.ts'
+export type { PetFaker } from './core/catalogue/pet-faker.ts'
 export { parseFixturePets } from './core/catalogue/fixture-pets.ts'
 export { getPetDeprecation, type DeprecationPolicy } from './core/api/deprecation.ts'
 export {

@@ -3,6 +3,8 @@ import { createSimulator, type Pet } from 'petstore-sim'
 import { createApp, createNodeApp, readOpenApiDocument, startServer } from 'petstore-sim/node'
 
 const simulator = createSimulator({ seed: 1 })
+// generatePet is typed without faker's own types (users need not have faker installed).
+createSimulator({ seed: 1, generatePet: ({ faker, pet }) => ({ ...pet, name: faker.helpers.arrayElement(['Rex', 'Tom']) }) })
 simulator.clock.advance(1000)
 export const pets: Pet[] = simulator.store.list({ limit: 2 })
 export const running = startServer({ port: 0 }).then((server) => server.apiUrl)

@@ -1,7 +1,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { ZodType } from 'zod'
+import type { ZodMiniType } from 'zod/mini'
 import { apiRoutes } from '../../src/core/api/api-routes.ts'
 import { ErrorBodySchema, NewPetSchema, PetSchema, PetStatusSchema } from '../../src/core/api/schemas.ts'
 import { openApiDocument } from '../support/contract.ts'
@@ -72,7 +72,7 @@ const errorLike = fc.record(
   { requiredKeys: [] },
 )
 
-function agreeOn(name: string, zodSchema: ZodType, samples: fc.Arbitrary<unknown>) {
+function agreeOn(name: string, zodSchema: ZodMiniType, samples: fc.Arbitrary<unknown>) {
   const validate = documentSchema(name)
   const verdicts = { accepted: 0, rejected: 0 }
   fc.assert(

@@ -38,10 +38,13 @@ export interface BrowserWeight {
   /** What petstore-sim adds to the gzipped bundle. */
   readonly addedGzipBytes: number
   /**
-   * How much of that is zod, which the package bundles: the page built from
-   * petstore-sim's sources, gzipped, minus the same page with zod left out.
+   * How much of that is zod (zod/mini), which the package bundles: the page
+   * built from petstore-sim's sources, gzipped, minus the same page with zod
+   * left out.
    */
   readonly zodGzipBytes: number
+  /** The same for @faker-js/faker, which the package bundles too (its seeded catalogue). */
+  readonly fakerGzipBytes: number
 }
 
 /** Builds both pages (the package must be built: `dist/lib`). */
@@ -53,26 +56,28 @@ export async function measureBrowserWeight(): Promise<BrowserWeight> {
     const mswOnly = await buildPage(workDir, 'msw-only', mswOnlyPage)
     const withSimulator = await buildPage(workDir, 'with-simulator', withSimulatorPage)
     const fromSources = await buildPage(workDir, 'from-sources', withSimulatorPage, [], sourceEntry)
-    const withoutZod = await buildPage(workDir, 'without-zod', withSimulatorPage, ['zod'], sourceEntry)
+    const withoutZod = await buildPage(workDir, 'without-zod', withSimulatorPage, [/^zod(\/.*)?$/], sourceEntry)
+    const withoutFaker = await buildPage(workDir, 'without-faker', withSimulatorPage, [/^@faker-js\/faker(\/.*)?$/], sourceEntry)
     return {
       mswOnly,
       withSimulator,
       addedGzipBytes: withSimulator.gzipBytes - mswOnly.gzipBytes,
       zodGzipBytes: fromSources.gzipBytes - withoutZod.gzipBytes,
+      fakerGzipBytes: fromSources.gzipBytes - withoutFaker.gzipBytes,
     }
   } finally {
     rmSync(workDir, { recursive: true, force: true })
   }
 }
 
-/** petstore-sim's browser entry in its sources, where zod is still a package of its own. */
+/** petstore-sim's browser entry in its sources, where zod and faker are still packages of their own. */
 const sourceEntry = join(root, 'src/index.ts')
 
 async function buildPage(
   workDir: string,
   name: string,
   source: string,
-  external: string[] = [],
+  external: RegExp[] = [],
   petstoreSim?: string,
 ): Promise<BundleSize> {
   const entry = join(workDir, `${name}.js`)

@@ -12,4 +12,8 @@ it('adds at most 60 kB gzipped to a setupWorker page, over msw alone', async () 
   // zod is bundled into petstore-sim, and is a real part of what it adds.
   expect(weight.zodGzipBytes).toBeGreaterThan(5_000)
   expect(weight.zodGzipBytes).toBeLessThan(weight.addedGzipBytes)
+  // So is faker's SimpleFaker, which generates the seeded catalogue (and none of faker's locales).
+  expect(weight.fakerGzipBytes).toBeGreaterThan(15_000)
+  expect(weight.fakerGzipBytes).toBeLessThan(30_000)
+  expect(weight.withSimulator.byPackage.map((entry) => entry.name)).not.toContain('@faker-js/faker')
 }, 60_000)

@@ -23,7 +23,7 @@ function bareImports(source: string): string[] {
 }
 
 describe('one source of each dependency', () => {
-  it('bundles zod, commander and yaml once into dist, so the package depends on msw (its peer) alone', () => {
+  it('bundles zod, faker, commander and yaml once into dist, so the package depends on msw (its peer) alone', () => {
     expect(packageJson.dependencies ?? {}).toEqual({})
     expect(Object.keys(packageJson.peerDependencies)).toEqual(['msw'])
     const files = readdirSync(join(root, 'dist/lib'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js'))
@@ -31,7 +31,7 @@ describe('one source of each dependency', () => {
     expect([...imported].filter((specifier) => !/^msw(\/|$)/.test(specifier))).toEqual([])
   })
 
-  it('publishes type declarations that need no package but msw (the schemas are Standard Schemas, not zod types)', () => {
+  it('publishes type declarations that need no package but msw (Standard Schemas, not zod types; PetFaker, not faker types)', () => {
     const pending = [packageJson.exports['.'].types, packageJson.exports['./node'].types].map((path: string) => resolve(root, path))
     const seen = new Set<string>()
     const external = new Set<string>()

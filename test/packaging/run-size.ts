@@ -14,6 +14,7 @@ console.log(
   `${'petstore-sim adds'.padEnd(28)}${kB(weight.withSimulator.bytes - weight.mswOnly.bytes).padStart(10)} min${kB(weight.addedGzipBytes).padStart(10)} gzip`,
 )
 console.log(`${'  of which zod'.padEnd(28)}${''.padStart(14)}${kB(weight.zodGzipBytes).padStart(10)} gzip`)
+console.log(`${'  of which faker'.padEnd(28)}${''.padStart(14)}${kB(weight.fakerGzipBytes).padStart(10)} gzip`)
 console.log('\nbytes per package with petstore-sim, after tree-shaking, before minification:')
 for (const { name, bytes } of weight.withSimulator.byPackage) console.log(`  ${name.padEnd(26)}${kB(bytes).padStart(10)}`)
 

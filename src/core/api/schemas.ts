@@ -1,4 +1,6 @@
-import * as z from 'zod'
+// zod/mini: the same checks as zod's classic API in a fifth of the browser weight (about 6 kB gzipped
+// instead of 23, `npm run size`), which leaves room for faker within the 60 kB budget.
+import * as z from 'zod/mini'
 import { petStatuses, type NewPet, type Pet, type PetStatus } from './pet-types.ts'
 import type { StandardSchemaV1 } from './standard-schema.ts'
 
@@ -10,36 +12,38 @@ export const PetStatusSchema = z.enum(petStatuses, {
 /** The longest pet name accepted (the spec is silent; see the README). */
 export const maxNameLength = 255
 
-export const PetNameSchema = z
-  .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
-  .refine((name) => name.trim().length > 0, 'must not be empty')
+export const PetNameSchema = z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') }).check(
+  z.refine((name) => name.trim().length > 0, 'must not be empty'),
   // No control characters (C0, DEL, C1): they have no place in a display name and break logs and terminals.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this check's job
-  .refine((name) => !/[\u0000-\u001f\u007f-\u009f]/.test(name), 'must not contain control characters')
+  z.refine((name) => !/[\u0000-\u001f\u007f-\u009f]/.test(name), 'must not contain control characters'),
   // Counted in code points, as JSON Schema's maxLength counts them: an emoji is one character.
-  .refine((name) => codePointLength(name) <= maxNameLength, `must be at most ${maxNameLength} characters`)
+  z.refine((name) => codePointLength(name) <= maxNameLength, `must be at most ${maxNameLength} characters`),
+)
 
 /**
  * Category identifiers are positive int64 values in the spec; the simulator
  * accepts those in JavaScript's safe-integer range and rejects larger ones
  * instead of silently rounding them.
  */
-export const CategoryIdSchema = z
-  .number({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be an integer') })
-  .refine(Number.isInteger, 'must be an integer')
-  .refine((value) => Number.isSafeInteger(value), 'is outside the supported integer range (±9007199254740991)')
-  .refine((value) => value >= 1, 'must be at least 1')
+export const CategoryIdSchema = z.number({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be an integer') }).check(
+  z.refine(Number.isInteger, 'must be an integer'),
+  z.refine((value) => Number.isSafeInteger(value), 'is outside the supported integer range (±9007199254740991)'),
+  z.refine((value) => value >= 1, 'must be at least 1'),
+)
 
 /** The createPet request body. Unknown fields (including `id`) are dropped. */
 export const NewPetSchema = z.object({
   name: PetNameSchema,
   categoryId: CategoryIdSchema,
-  status: PetStatusSchema.optional(),
+  status: z.optional(PetStatusSchema),
 })
 
 /** A pet as the spec describes it: a NewPet with an `id`. */
-export const PetSchema = NewPetSchema.extend({
-  id: z.int({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be an integer') }).min(1, 'must be at least 1'),
+export const PetSchema = z.extend(NewPetSchema, {
+  id: z
+    .int({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be an integer') })
+    .check(z.minimum(1, 'must be at least 1')),
 })
 
 export const PetsSchema = z.array(PetSchema)
@@ -54,14 +58,21 @@ function codePointLength(text: string): number {
 export const ErrorBodySchema = z.strictObject({
   code: z.string(),
   message: z.string(),
-  status: z.int().min(400).max(599),
+  status: z.int().check(z.minimum(400), z.maximum(599)),
 })
+
+/**
+ * zod's English messages, given to each parse rather than configured
+ * globally (zod/mini loads no locale of its own, and a global setting would
+ * be module-level state shared with every other user of the bundle).
+ */
+export const english: z.core.ParseContext<z.core.$ZodIssue> = { error: z.locales.en().localeError }
 
 /**
  * Describes every problem zod found, one per field, in a single sentence:
  * `name: is required; categoryId: must be an integer`.
  */
-export function describeIssues(error: z.ZodError): string {
+export function describeIssues(error: z.core.$ZodError): string {
   const byField = new Map<string, string>()
   for (const issue of error.issues) {
     const field = issue.path.length > 0 ? issue.path.map(String).join('.') : 'body'

@@ -1,11 +1,11 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import type { Pet, PetStatus } from '../api/pet-types.ts'
-import { describeIssues, NewPetSchema } from '../api/schemas.ts'
+import { describeIssues, english, NewPetSchema } from '../api/schemas.ts'
 
 /** A pet given as data: like a created pet, with an optional `id` and no unknown fields. */
 const FixturePetSchema = z.strictObject({
   ...NewPetSchema.shape,
-  id: z.int({ error: 'must be a positive integer' }).min(1, 'must be a positive integer').optional(),
+  id: z.optional(z.int({ error: 'must be a positive integer' }).check(z.minimum(1, 'must be a positive integer'))),
 })
 
 /**
@@ -24,7 +24,7 @@ export function parseFixturePets(data: unknown, defaultStatus: PetStatus = 'avai
   const ids = new Set<number>()
   let highest = 0
   data.forEach((entry: unknown, index) => {
-    const result = FixturePetSchema.safeParse(entry)
+    const result = FixturePetSchema.safeParse(entry, english)
     if (!result.success) {
       throw new TypeError(`Pet fixture #${index} (${JSON.stringify(entry)}) is invalid: ${describeIssues(result.error)}`)
     }
@@ -37,4 +37,31 @@ export function parseFixturePets(data: unknown, defaultStatus: PetStatus = 'avai
     pets.push({ id, name: result.data.name, categoryId: result.data.categoryId, status: result.data.status ?? defaultStatus })
   })
   return pets
+}
+
+/**
+ * Validates what `generatePet` returned for pet `id`, as a fixture is
+ * validated. Throws a `TypeError` naming the pet id and the problem.
+ *
+ * @example
+ * parseGeneratedPet({ name: 'Rex', categoryId: 1 }, 3, 'available') // { id: 3, name: 'Rex', categoryId: 1, status: 'available' }
+ */
+export function parseGeneratedPet(data: unknown, id: number, defaultStatus: PetStatus): Pet {
+  const result = FixturePetSchema.safeParse(data, english)
+  if (!result.success) {
+    throw new TypeError(`generatePet returned an invalid pet for id ${id} (${describeValue(data)}): ${describeIssues(result.error)}`)
+  }
+  if (result.data.id !== undefined && result.data.id !== id) {
+    throw new TypeError(`generatePet returned the id ${result.data.id} for pet ${id}: ids are given, not chosen (leave id out)`)
+  }
+  return { id, name: result.data.name, categoryId: result.data.categoryId, status: result.data.status ?? defaultStatus }
+}
+
+/** The value as JSON for an error message, or its type when it has no JSON form (a function, a BigInt, a cycle). */
+function describeValue(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? typeof value
+  } catch {
+    return typeof value
+  }
 }

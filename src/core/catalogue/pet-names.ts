@@ -1,10 +1,10 @@
 /**
- * The names the seeded catalogue gives its pets: names people give dogs,
- * cats, birds, fish, reptiles, rabbits, horses and small pets, as a pet
- * shop's listings show them. Plain data, kept here instead of taken from
- * faker's English locale: that locale is one 288 kB module (114 kB
- * gzipped) for its 42 pet names, too few for a varied catalogue (28
- * distinct names in 50 pets).
+ * The names the seeded catalogue gives its pets (faker draws them, see
+ * `seed-pets.ts`): names people give dogs, cats, birds, fish, reptiles,
+ * rabbits, horses and small pets, as a pet shop's listings show them. Plain
+ * data, kept here instead of taken from faker's English locale: that locale
+ * is one 288 kB module (114 kB gzipped) for its 42 pet names, too few for a
+ * varied catalogue (28 distinct names in 50 pets; these give 44–47).
  *
  * Every name matches /^[A-Z][A-Za-z' -]+$/ and appears once (a test checks).
  */

@@ -1,8 +1,8 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import type { ApiKey } from '../access/api-keys.ts'
 import { fingerprint } from '../access/fingerprint.ts'
 import type { CompiledRoute, RouteTable } from '../pipeline/route-table.ts'
-import { describeIssues } from '../api/schemas.ts'
+import { describeIssues, english } from '../api/schemas.ts'
 import { transportFaults, type TransportFault } from './fault-kinds.ts'
 
 /** What a fault can do to the connection instead of (or to) an answer: derived from the table in `fault-kinds.ts`. */
@@ -15,10 +15,10 @@ export const faultOnlyStatuses = [500, 502, 503, 504] as const
 export const defaultHangMs = 30_000
 
 const DelaySchema = z.union([
-  z.int().min(0).max(600_000),
+  z.int().check(z.minimum(0), z.maximum(600_000)),
   z
-    .strictObject({ min: z.int().min(0).max(600_000), max: z.int().min(0).max(600_000) })
-    .refine((range) => range.min <= range.max, 'min must not be above max'),
+    .strictObject({ min: z.int().check(z.minimum(0), z.maximum(600_000)), max: z.int().check(z.minimum(0), z.maximum(600_000)) })
+    .check(z.refine((range) => range.min <= range.max, 'min must not be above max')),
 ])
 
 /**
@@ -32,31 +32,33 @@ const DelaySchema = z.union([
 const FaultRuleSchema = z
   .strictObject({
     /** `listPets`, `createPet`, `getPet`, `listOrders`. */
-    operation: z.string().optional(),
+    operation: z.optional(z.string()),
     /** `GET`, `POST`… (with or without `path`). */
-    method: z.string().optional(),
+    method: z.optional(z.string()),
     /** A path under the base path, as in the OpenAPI document (`/pets/{petId}`) or a concrete one (`/pets/5`). */
-    path: z.string().startsWith('/').optional(),
+    path: z.optional(z.string().check(z.startsWith('/'))),
     /** An API key (or its fingerprint, `key#…`): the rule fires for that key's requests only. */
-    key: z.string().min(1).optional(),
+    key: z.optional(z.string().check(z.minLength(1))),
     /** A documented status of the operation (as `Prefer: code=` forces it), or 500, 502, 503, 504. */
-    status: z.int().min(100).max(599).optional(),
-    fault: z.enum(transportFaults).optional(),
+    status: z.optional(z.int().check(z.minimum(100), z.maximum(599))),
+    fault: z.optional(z.enum(transportFaults)),
     /** Milliseconds, or `{ min, max }` drawn from the seeded generator. */
-    delay: DelaySchema.optional(),
+    delay: z.optional(DelaySchema),
     /** Fire for the next N matching requests only, then the rule is spent (and removed). */
-    times: z.int().min(1).optional(),
+    times: z.optional(z.int().check(z.minimum(1))),
     /** Fire for this share of matching requests (0 < p <= 1), drawn from the seeded generator. */
-    probability: z.number().gt(0).lte(1).optional(),
+    probability: z.optional(z.number().check(z.gt(0), z.lte(1))),
     /** With `fault: "hang"`: how long before the connection is dropped. Default 30 s. */
-    hangMs: z.int().min(1).max(600_000).optional(),
+    hangMs: z.optional(z.int().check(z.minimum(1), z.maximum(600_000))),
   })
-  .refine(
-    (rule) => rule.status !== undefined || rule.fault !== undefined || rule.delay !== undefined,
-    'a rule needs a status, a fault or a delay',
+  .check(
+    z.refine(
+      (rule) => rule.status !== undefined || rule.fault !== undefined || rule.delay !== undefined,
+      'a rule needs a status, a fault or a delay',
+    ),
+    z.refine((rule) => !(rule.status !== undefined && rule.fault !== undefined), 'a rule answers a status or does a fault, not both'),
+    z.refine((rule) => rule.hangMs === undefined || rule.fault === 'hang', 'hangMs goes with fault "hang"'),
   )
-  .refine((rule) => !(rule.status !== undefined && rule.fault !== undefined), 'a rule answers a status or does a fault, not both')
-  .refine((rule) => rule.hangMs === undefined || rule.fault === 'hang', 'hangMs goes with fault "hang"')
 
 /** A fault rule as given (see {@link FaultRuleSchema} for what each field means). */
 export interface FaultRuleInput {
@@ -141,7 +143,7 @@ export function createFaultRules(table: RouteTable, random: () => number, basePa
   let nextId = 1
 
   function add(input: FaultRuleInput): string {
-    const parsed = FaultRuleSchema.safeParse(input)
+    const parsed = FaultRuleSchema.safeParse(input, english)
     // The rule's own checks (a status, a fault or a delay…) concern no one field: no "body:" label for them.
     if (!parsed.success) throw new RangeError(`Invalid fault rule: ${describeIssues(parsed.error).replace(/^body: /, '')}`)
     const rule = parsed.data

@@ -2,11 +2,14 @@
  * A seeded source of numbers in [0, 1): sfc32, the "small fast counting"
  * generator of the PractRand suite, which passes its statistical tests. It
  * uses 32-bit integer operations only, so every JavaScript engine gives the
- * same sequence for a seed. It replaces faker here: faker's seeded core
- * (`SimpleFaker`) adds 22 kB gzipped to a browser bundle and is exported
- * only by faker's main entry, which loads all 70 locales in Node (~150 ms);
- * its English locale adds 114 kB. This is a few lines, and generating
- * 1,000,000 pets takes ~80 ms instead of ~460 ms with faker.
+ * same sequence for a seed.
+ *
+ * It draws fault probabilities and latencies; the catalogue is faker's
+ * (`catalogue/pet-faker.ts`). Kept apart from faker on purpose: a draw here
+ * happens per request, where sfc32 is a few integer operations and faker's
+ * `number.float` validates its options on every call; a `generatePet` that
+ * draws more from faker does not shift the fault sequence; and a seed's
+ * fault and latency sequences stay what they were before faker came back.
  *
  * Any number is a seed (its 64 bits are mixed in), so 1 and 1.5 differ.
  */

@@ -10,7 +10,7 @@ import { createPetStore, type PetStore } from '../catalogue/pet-store.ts'
 import { createRateLimiter, type BanPolicy, type RateLimiter } from '../access/rate-limiter.ts'
 import { createRequestJournal, type RequestJournal } from './request-journal.ts'
 import type { PetStatus } from '../api/pet-types.ts'
-import { generatePets } from '../catalogue/seed-pets.ts'
+import { generatePets, type GeneratePet } from '../catalogue/seed-pets.ts'
 import { createSeededRandom } from './seeded-random.ts'
 import type { FaultRuleInput, FaultRules } from '../faults/fault-rules.ts'
 import type { Latency, RandomSource, SimulatorState } from './simulator-context.ts'
@@ -27,6 +27,11 @@ export interface SimulatorOptions {
   pets?: number
   /** Pets given as data instead of generated (validated; see `fixtures/pets.example.json`). */
   fixtures?: unknown
+  /**
+   * Shapes each generated pet with faker's API, `({ faker, id, pet }) => ({ ...pet, name: … })`:
+   * `faker` is seeded with `seed`, the result is validated like a fixture. Not with `fixtures`.
+   */
+  generatePet?: GeneratePet
   /** API keys: token -> plan (`free`, `pro`, `business`, `enterprise:<perMinute>/<perDay>`). Default: the demo keys. */
   keys?: KeySpec
   /**
@@ -110,9 +115,12 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
   const clock = createSimulatorClock(options.clock, () => changed('clock'))
   const defaultStatus = options.defaultStatus ?? defaults.defaultStatus
   const seed = options.seed ?? defaults.seed
+  if (options.fixtures !== undefined && options.generatePet !== undefined) {
+    throw new TypeError('generatePet shapes generated pets: give it or fixtures, not both')
+  }
   const initialPets =
     options.fixtures === undefined
-      ? generatePets({ seed, count: options.pets ?? defaults.pets })
+      ? generatePets({ seed, count: options.pets ?? defaults.pets, generatePet: options.generatePet, defaultStatus })
       : parseFixturePets(options.fixtures, defaultStatus)
   const store = createPetStore({ initialPets, defaultStatus })
   const keyRing = createKeyRing(options.keys ?? demoKeySpec)

@@ -4,15 +4,17 @@ import { petNames } from '../../../src/core/catalogue/pet-names.ts'
 import { defaultSeed, generatePets } from '../../../src/core/catalogue/seed-pets.ts'
 
 describe('the seeded catalogue', () => {
-  it('is the same for a seed in every run: the default catalogue starts with these pets', () => {
-    // Pinned values: a change to the generator or the names changes every user's seeded data.
-    expect(generatePets({ count: 5 })).toEqual([
-      { id: 1, name: 'Juniper', categoryId: 3, status: 'sold' },
-      { id: 2, name: 'Bruce', categoryId: 6, status: 'pending' },
-      { id: 3, name: 'Maya', categoryId: 4, status: 'available' },
-      { id: 4, name: 'Cleo', categoryId: 1, status: 'sold' },
-      { id: 5, name: 'Pickles', categoryId: 5, status: 'available' },
-    ])
+  it('is the same for a seed in every run: the default catalogue starts with these pets, byte for byte', () => {
+    // Pinned values: a change to the generator, the bundled faker version or the names changes every user's
+    // seeded data, which only a major version of petstore-sim may do (docs/seeded-data.md). They changed once,
+    // when faker (10.6.0) came back as the generator.
+    expect(JSON.stringify(generatePets({ count: 5 }))).toBe(
+      '[{"id":1,"name":"Tucker","categoryId":6,"status":"available"},' +
+        '{"id":2,"name":"Button","categoryId":4,"status":"sold"},' +
+        '{"id":3,"name":"Opal","categoryId":6,"status":"available"},' +
+        '{"id":4,"name":"Shelly","categoryId":3,"status":"available"},' +
+        '{"id":5,"name":"Maestro","categoryId":5,"status":"pending"}]',
+    )
     expect(generatePets({ seed: defaultSeed, count: 50 })).toEqual(generatePets())
   })
 
@@ -20,14 +22,16 @@ describe('the seeded catalogue', () => {
     expect(generatePets({ seed: 7, count: 200 }).slice(0, 50)).toEqual(generatePets({ seed: 7, count: 50 }))
   })
 
-  it.each([1, 2, 7, 42, defaultSeed])('gives 50 pets more than 28 distinct names (seed %i)', (seed) => {
-    expect(new Set(generatePets({ seed, count: 50 }).map((pet) => pet.name)).size).toBeGreaterThan(28)
+  it.each([1, 2, 7, 42, defaultSeed])('gives 50 pets more than 40 distinct names (seed %i)', (seed) => {
+    expect(new Set(generatePets({ seed, count: 50 }).map((pet) => pet.name)).size).toBeGreaterThan(40)
   })
 
-  it('differs between nearby seeds', () => {
+  it('differs between nearby seeds, fractional ones and ones 2^32 apart', () => {
     const names = (seed: number) => generatePets({ seed, count: 10 }).map((pet) => pet.name)
     expect(names(1)).not.toEqual(names(2))
     expect(names(2)).not.toEqual(names(3))
+    expect(names(1)).not.toEqual(names(1.5))
+    expect(names(1)).not.toEqual(names(1 + 2 ** 32))
   })
 
   it('uses every category and the status mix of a shop, about 60% available, 15% pending, 25% sold', () => {
