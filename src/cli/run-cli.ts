@@ -9,6 +9,7 @@ import { parseFaultText } from '../core/faults/fault-text.ts'
 import { demoKeySpec } from '../core/simulator/simulator-core.ts'
 import { createApp, startServer, type RunningServer, type StartServerOptions } from '../node/server.ts'
 import { createProgram, type CliOptions } from './cli-options.ts'
+import { runVerifyCommand, verifyHelpLine } from './verify-command.ts'
 
 /** Exit code for bad flags, unreadable files and a port that cannot be bound. */
 export const usageExitCode = 2
@@ -16,11 +17,15 @@ export const usageExitCode = 2
 /**
  * Runs `petstore-sim` with the given arguments: parses the flags (and the
  * `PETSTORE_SIM_*` environment), starts the server, prints where it listens
- * and the keys in force, and stops gracefully on SIGINT or SIGTERM.
+ * and the keys in force, and stops gracefully on SIGINT or SIGTERM. With
+ * `verify` first, checks another API instead (`verify-command.ts`).
  */
 export async function runCli(argv: readonly string[]): Promise<void> {
+  // `petstore-sim verify …` checks another API; everything else serves one.
+  if (argv[0] === 'verify') return runVerifyCommand(argv.slice(1))
   let options: CliOptions
   const program = createProgram()
+    .addHelpText('after', verifyHelpLine)
     .exitOverride()
     .configureOutput({ writeErr: () => {}, writeOut: (text) => process.stdout.write(text) })
   try {
