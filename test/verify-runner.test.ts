@@ -11,9 +11,9 @@ import { planVerification, verify, type VerifyOptions } from '../src/verify/veri
  */
 const start = '2030-06-15T10:00:30.000Z'
 
-function appTarget(keys: Record<string, string> = { 'runner-key': 'free' }) {
+function appTarget(keys: Record<string, string> = { 'runner-key': 'free' }, pets = 40) {
   const clock = createManualClock(start)
-  const app = createApp({ seed: 11, pets: 40, keys, clock })
+  const app = createApp({ seed: 11, pets, keys, clock })
   const log: string[] = []
   const options = (extra: Partial<VerifyOptions> = {}): VerifyOptions => ({
     baseUrl: 'http://api.test/v1',
@@ -120,6 +120,16 @@ describe('verify(): requests and waits', () => {
     expect(missing.reason).toContain('no answer within 50 ms')
     expect(report.failed).toBeGreaterThan(0)
     expect(report.passed).toBe(0)
+  })
+
+  it('skips the limit checks a small catalogue cannot show (a static mock answers one pet to everything) rather than pass them', async () => {
+    const report = await verify(appTarget({ 'runner-key': 'free' }, 2).options())
+    for (const id of ['limit.default', 'limit.honoured']) {
+      const check = report.checks.find((result) => result.id === id)!
+      expect(check.outcome, id).toBe('skip')
+      expect(check.reason).toContain('the target lists only 2 pets')
+    }
+    expect(report.failed).toBe(0)
   })
 
   it('refuses a base URL that is not http(s) before sending anything', async () => {

@@ -73,11 +73,11 @@ export const checkCatalogue = {
     advisory: 'the response to a status outside the enumeration is not shown',
   },
   'limit.default': {
-    title: 'Without limit, GET /pets lists 20 pets (or all, when there are fewer)',
+    title: 'Without limit, GET /pets lists 20 pets (skipped when the target has no more than 20)',
     section: 'Limits: Page size',
   },
   'limit.honoured': {
-    title: 'GET /pets?limit=3 lists 3 pets (or all, when there are fewer), never more',
+    title: 'GET /pets?limit=3 lists 3 pets, never more (skipped when the target has no more than 3)',
     section: 'Limits: Page size',
   },
   'limit.maximum': {

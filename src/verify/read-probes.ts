@@ -54,29 +54,37 @@ const listProbe: Probe = {
       expectStatus(byDefault, 200)
       expectPets(byDefault)
     })
-    // One more than the default tells "20 because of the default" from "20 because that is all there is".
+    // One more than the default tells "20 because of the default" from "20 because that is all there is";
+    // a target with no more pets than a limit cannot show that limit at all, and the check says so rather than pass.
     const oneMore = await context.send({ method: 'GET', path: '/pets', query: { limit: String(defaultLimit + 1) } })
-    context.judge('limit.default', () => {
-      expectStatus(oneMore, 200)
-      expectStatus(byDefault, 200)
-      const available = expectPets(oneMore).length
-      const listed = expectPets(byDefault).length
-      const expected = Math.min(defaultLimit, available)
-      if (listed !== expected) {
-        throw new Mismatch(
-          `${expected} pets (limit ${defaultLimit}; limit=${defaultLimit + 1} listed ${available})`,
-          `${listed} pets`,
-          byDefault,
-        )
-      }
-    })
+    const available = oneMore.status === 200 && Array.isArray(oneMore.json) ? oneMore.json.length : undefined
+    const tooFew = (limit: number) =>
+      `the target lists only ${available} pets, so a limit of ${limit} cannot be told from listing all (a static mock, an empty staging)`
+    if (available !== undefined && available <= defaultLimit) context.skip('limit.default', tooFew(defaultLimit))
+    else
+      context.judge('limit.default', () => {
+        expectStatus(oneMore, 200)
+        expectStatus(byDefault, 200)
+        const all = expectPets(oneMore).length
+        const listed = expectPets(byDefault).length
+        const expected = Math.min(defaultLimit, all)
+        if (listed !== expected) {
+          throw new Mismatch(
+            `${expected} pets (limit ${defaultLimit}; limit=${defaultLimit + 1} listed ${all})`,
+            `${listed} pets`,
+            byDefault,
+          )
+        }
+      })
     const three = await context.send({ method: 'GET', path: '/pets', query: { limit: '3' } })
-    context.judge('limit.honoured', () => {
-      expectStatus(three, 200)
-      const listed = expectPets(three).length
-      const expected = Math.min(3, expectPets(oneMore).length)
-      if (listed !== expected) throw new Mismatch(`${expected} pets for limit=3`, `${listed} pets`, three)
-    })
+    if (available !== undefined && available <= 3) context.skip('limit.honoured', tooFew(3))
+    else
+      context.judge('limit.honoured', () => {
+        expectStatus(three, 200)
+        const listed = expectPets(three).length
+        const expected = Math.min(3, expectPets(oneMore).length)
+        if (listed !== expected) throw new Mismatch(`${expected} pets for limit=3`, `${listed} pets`, three)
+      })
     const most = await context.send({ method: 'GET', path: '/pets', query: { limit: String(maxLimit) } })
     context.judge('limit.maximum', () => {
       expectStatus(most, 200)
