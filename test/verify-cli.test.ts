@@ -30,8 +30,8 @@ beforeEach(async () => {
   expect(response.status).toBe(200)
 })
 
-async function verifyCli(args: string[]) {
-  const cli = runCli(['verify', ...args])
+async function verifyCli(args: string[], env: Record<string, string> = {}) {
+  const cli = runCli(['verify', ...args], env)
   const code = await cli.exited
   return { code, stdout: cli.stdout(), stderr: cli.stderr() }
 }
@@ -92,6 +92,33 @@ describe('petstore-sim verify <base-url>', () => {
     expect(run.stderr.split('\n')).toHaveLength(2)
     expect(run.stderr).toMatch(/^petstore-sim verify: /)
     expect(run.stderr).toContain(message)
+  })
+
+  it('takes the key from PETSTORE_SIM_VERIFY_KEY, so a CI secret stays out of the command line', async () => {
+    const run = await verifyCli([simulator.apiUrl, '--plan', 'pro'], { PETSTORE_SIM_VERIFY_KEY: key })
+    expect(run.code, run.stdout).toBe(0)
+    expect(run.stdout).toContain('  ✓ auth.valid-key')
+  })
+
+  it('has its own --help, and the main --help names it', async () => {
+    const help = await verifyCli(['--help'])
+    expect(help.code).toBe(0)
+    for (const flag of [
+      '--key <token>',
+      '--plan <plan>',
+      '--writes',
+      '--limits',
+      '--strict',
+      '--reporter <format>',
+      '--out <file>',
+      '--timeout <duration>',
+    ]) {
+      expect(help.stdout).toContain(flag)
+    }
+    expect(help.stdout).toContain('PETSTORE_SIM_VERIFY_KEY')
+    const main = runCli(['--help'])
+    expect(await main.exited).toBe(0)
+    expect(main.stdout()).toContain('petstore-sim verify <base-url> --key <token>')
   })
 
   it('--reporter json prints { target, checks, passed, failed, skipped, requests } alone on stdout', async () => {
