@@ -59,7 +59,7 @@ const listProbe: Probe = {
     const oneMore = await context.send({ method: 'GET', path: '/pets', query: { limit: String(defaultLimit + 1) } })
     const available = oneMore.status === 200 && Array.isArray(oneMore.json) ? oneMore.json.length : undefined
     const tooFew = (limit: number) =>
-      `the target lists only ${available} pets, so a limit of ${limit} cannot be told from listing all (a static mock, an empty staging)`
+      `the target lists only ${available} pet${available === 1 ? '' : 's'}, so a limit of ${limit} cannot be told from listing all (a static mock, an empty staging)`
     if (available !== undefined && available <= defaultLimit) context.skip('limit.default', tooFew(defaultLimit))
     else
       context.judge('limit.default', () => {
