@@ -72,6 +72,22 @@ describe('petstore-sim verify <base-url>', () => {
     }
   })
 
+  it('reports an advisory failure without failing the run, and fails on it with --strict', async () => {
+    proxy.use('deprecation-as-true')
+    try {
+      const lenient = await verifyCli([proxy.apiUrl, '--key', key, '--plan', 'pro'])
+      expect(lenient.code, lenient.stdout).toBe(0)
+      expect(lenient.stdout).toContain('  ! getPet.deprecation-format')
+      expect(lenient.stdout).toContain('advisory (the spec is silent: ')
+      expect(lenient.stdout).toContain('1 advisory failed (pass --strict to fail on them)')
+      const strict = await verifyCli([proxy.apiUrl, '--key', key, '--plan', 'pro', '--strict'])
+      expect(strict.code).toBe(1)
+      expect(/^FAILED: (.*)$/m.exec(strict.stdout)?.[1]).toBe('getPet.deprecation-format')
+    } finally {
+      proxy.use('none')
+    }
+  })
+
   it('passes through the proxy when it does not drift (the drifts above are what fails)', async () => {
     const run = await verifyCli([proxy.apiUrl, '--key', key, '--plan', 'pro'])
     expect(run.code, run.stdout).toBe(0)

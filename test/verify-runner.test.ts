@@ -122,6 +122,23 @@ describe('verify(): requests and waits', () => {
     expect(report.passed).toBe(0)
   })
 
+  it('fails the checks that needed a malformed answer (a listed pet with a string id) instead of throwing', async () => {
+    const target = appTarget()
+    const base = target.options()
+    const report = await verify({
+      ...base,
+      fetch: async (input, init) => {
+        const response = await base.fetch!(input, init)
+        if (!input.endsWith('/pets?limit=1') || response.status !== 200) return response
+        return Response.json([{ id: 'seven', name: 'Rex', categoryId: 1 }], { headers: response.headers })
+      },
+    })
+    const found = report.checks.find((check) => check.id === 'getPet.found')!
+    expect(found).toMatchObject({ outcome: 'fail', expected: 'the listed pet: an integer id', actual: 'id "seven"' })
+    expect(report.checks.find((check) => check.id === 'getPet.deprecation')).toMatchObject({ outcome: 'fail' })
+    expect(report.checks.find((check) => check.id === 'getPet.not-found')).toMatchObject({ outcome: 'pass' })
+  })
+
   it('skips the limit checks a small catalogue cannot show (a static mock answers one pet to everything) rather than pass them', async () => {
     const report = await verify(appTarget({ 'runner-key': 'free' }, 2).options())
     for (const id of ['limit.default', 'limit.honoured']) {

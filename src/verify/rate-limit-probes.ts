@@ -101,10 +101,9 @@ const exceedProbe: Probe = {
         }
       })
     }
-    const now = context.now()
     context.judge('limits.retry-after', () => {
       const value = expectHeader(refused, 'Retry-After')
-      if (retryAfterSeconds(value, now) === undefined)
+      if (retryAfterSeconds(value, refused.receivedAt) === undefined)
         throw new Mismatch('Retry-After: <seconds> or an HTTP date', `Retry-After: ${value}`, refused)
     })
     context.judge('limits.error-body', () => expectErrorBody(refused))

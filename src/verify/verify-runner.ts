@@ -117,6 +117,13 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
     const advisory = 'advisory' in rest ? rest.advisory : undefined
     results.set(id, { id, title, section, ...(advisory === undefined ? {} : { advisory }), ...result })
   }
+  const failure = (error: Mismatch) => ({
+    outcome: 'fail' as const,
+    reason: error.message,
+    expected: error.expected,
+    actual: error.actual,
+    ...(error.exchange === undefined ? {} : { request: describeRequest(error.exchange), response: describeResponse(error.exchange) }),
+  })
   const context: ProbeContext = {
     plan: cost.plan,
     basePath: target.pathname.replace(/\/+$/, ''),
@@ -128,13 +135,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
         record(id, { outcome: 'pass' })
       } catch (error) {
         if (!(error instanceof Mismatch)) throw error
-        record(id, {
-          outcome: 'fail',
-          reason: error.message,
-          expected: error.expected,
-          actual: error.actual,
-          ...(error.exchange === undefined ? {} : { request: describeRequest(error.exchange), response: describeResponse(error.exchange) }),
-        })
+        record(id, failure(error))
       }
     },
     skip: (id, reason) => record(id, { outcome: 'skip', reason }),
@@ -154,10 +155,15 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
     try {
       await probe.run(context)
     } catch (error) {
-      if (!(error instanceof NoAnswer || error instanceof BudgetSpent || error instanceof RetryAfterTooLong)) throw error
+      if (!(error instanceof NoAnswer || error instanceof BudgetSpent || error instanceof RetryAfterTooLong || error instanceof Mismatch)) {
+        throw error
+      }
       for (const id of probe.checks) {
         if (results.has(id)) continue
-        if (error instanceof NoAnswer) record(id, { outcome: 'fail', reason: error.message, expected: 'an answer', actual: error.message })
+        // An answer a probe needed to go on (a pet to fetch) was not what the spec says: the checks left fail on it.
+        if (error instanceof Mismatch) record(id, failure(error))
+        else if (error instanceof NoAnswer)
+          record(id, { outcome: 'fail', reason: error.message, expected: 'an answer', actual: error.message })
         else record(id, { outcome: 'skip', reason: error.message })
       }
     }

@@ -28,6 +28,12 @@ export const drifts = {
     },
   },
   'no-deprecation': { response: (answer) => void delete answer.headers.deprecation },
+  /** An older draft's form, `Deprecation: true`: the spec does not say which form, so only an advisory check fails. */
+  'deprecation-as-true': {
+    response: (answer) => {
+      if ('deprecation' in answer.headers) answer.headers.deprecation = 'true'
+    },
+  },
   'status-filter-ignored': { request: (url) => url.searchParams.delete('status') },
 } satisfies Record<string, Drift>
 
