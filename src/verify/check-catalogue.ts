@@ -80,6 +80,10 @@ export const checkCatalogue = {
     title: 'GET /pets?limit=3 lists 3 pets, never more (skipped when the target has no more than 3)',
     section: 'Limits: Page size',
   },
+  'limit.minimum': {
+    title: 'GET /pets?limit=1 answers 200 with exactly one pet',
+    section: 'Limits: Page size',
+  },
   'limit.maximum': {
     title: 'GET /pets?limit=100 answers 200 with at most 100 pets, and no fewer than limit=21 gave',
     section: 'Limits: Page size',

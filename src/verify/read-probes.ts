@@ -46,8 +46,8 @@ const authProbe: Probe = {
 }
 
 const listProbe: Probe = {
-  checks: ['listPets.items', 'limit.default', 'limit.honoured', 'limit.maximum', 'limit.out-of-range'],
-  budget: () => 6,
+  checks: ['listPets.items', 'limit.default', 'limit.honoured', 'limit.minimum', 'limit.maximum', 'limit.out-of-range'],
+  budget: () => 7,
   async run(context) {
     const byDefault = await context.send({ method: 'GET', path: '/pets' })
     context.judge('listPets.items', () => {
@@ -85,6 +85,13 @@ const listProbe: Probe = {
         const expected = Math.min(3, expectPets(oneMore).length)
         if (listed !== expected) throw new Mismatch(`${expected} pets for limit=3`, `${listed} pets`, three)
       })
+    const fewest = await context.send({ method: 'GET', path: '/pets', query: { limit: String(minLimit) } })
+    context.judge('limit.minimum', () => {
+      expectStatus(fewest, 200)
+      const listed = expectPets(fewest).length
+      const expected = Math.min(minLimit, expectPets(oneMore).length)
+      if (listed !== expected) throw new Mismatch(`${expected} pet for limit=${minLimit}`, `${listed} pets`, fewest)
+    })
     const most = await context.send({ method: 'GET', path: '/pets', query: { limit: String(maxLimit) } })
     context.judge('limit.maximum', () => {
       expectStatus(most, 200)
