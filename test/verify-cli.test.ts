@@ -18,7 +18,7 @@ const key = 'verify-pro-key'
 
 beforeAll(async () => {
   simulator = await startCli(['--port', '0', '--log', 'silent', '--key', `${key}=pro`])
-  proxy = await startDriftProxy(simulator.origin)
+  proxy = await startDriftProxy(simulator.origin, key)
 })
 afterAll(async () => {
   await proxy?.close()
@@ -57,6 +57,8 @@ describe('petstore-sim verify <base-url>', () => {
     ['no-reset-header', 'rateLimit.headers'],
     ['403-for-401', 'auth.missing-key'],
     ['error-without-status', 'errors.body-401'],
+    ['pets-as-text', 'listPets.items'],
+    ['get-pet-without-auth', 'auth.every-operation'],
     ['limit-ignored', 'limit.honoured'],
     ['no-deprecation', 'getPet.deprecation'],
     ['status-filter-ignored', 'listPets.status-filter'],

@@ -79,13 +79,14 @@ describe('verify(): requests and waits', () => {
     let calls = 0
     const report = await verify({
       ...base,
+      // The 4th request is the auth probe's last, with the key.
       fetch: async (input, init) => {
         calls++
-        return calls === 3 ? tooMany('3600', target.clock.now()) : base.fetch!(input, init)
+        return calls === 4 ? tooMany('3600', target.clock.now()) : base.fetch!(input, init)
       },
     })
-    expect(calls).toBe(3)
-    expect(report.requests).toBe(3)
+    expect(calls).toBe(4)
+    expect(report.requests).toBe(4)
     expect(target.log.filter((line) => line.startsWith('sleep'))).toEqual([])
     expect(report.checks.find((check) => check.id === 'auth.valid-key')).toMatchObject({ outcome: 'fail', actual: 'status 429' })
     const listed = report.checks.find((check) => check.id === 'limit.default')!

@@ -42,6 +42,10 @@ export const checkCatalogue = {
     title: 'A Bearer token that is no API key gets 401 with the Error body',
     section: 'Authentication',
   },
+  'auth.every-operation': {
+    title: 'GET /pets/{petId} without Authorization gets 401 too: the scheme applies to every endpoint',
+    section: 'Authentication',
+  },
   'auth.valid-key': {
     title: 'The given key is accepted: GET /pets answers 200 with a JSON array',
     section: 'Authentication',
@@ -60,7 +64,7 @@ export const checkCatalogue = {
     needs: 'writes',
   },
   'listPets.items': {
-    title: 'Every listed pet has an integer id, a name, an integer categoryId and a PetStatus',
+    title: 'GET /pets answers application/json, each pet with an integer id, a name, an integer categoryId and a PetStatus',
     section: 'Endpoints: GET /pets (listPets)',
   },
   'listPets.status-filter': {
@@ -94,7 +98,7 @@ export const checkCatalogue = {
     advisory: 'the response to a limit outside 1..100 is not shown',
   },
   'createPet.created': {
-    title: 'POST /pets answers 201 with the pet, its assigned integer id and the fields sent',
+    title: 'POST /pets answers 201, application/json, with the pet, its assigned integer id and the fields sent',
     section: 'Endpoints: POST /pets (createPet)',
     needs: 'writes',
   },
@@ -126,7 +130,7 @@ export const checkCatalogue = {
     needs: 'writes',
   },
   'getPet.found': {
-    title: 'GET /pets/{petId} of a listed pet answers 200 with that pet',
+    title: 'GET /pets/{petId} of a listed pet answers 200, application/json, with that pet',
     section: 'Endpoints: GET /pets/{petId} (getPet)',
   },
   'getPet.not-found': {

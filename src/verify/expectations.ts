@@ -36,10 +36,7 @@ export function expectErrorBody(exchange: Exchange): void {
 
 /** An Error body as far as the checks of a status need it: JSON, an object, a string `code` and `message`. */
 export function expectErrorShape(exchange: Exchange): Record<string, unknown> {
-  const contentType = exchange.headers['content-type'] ?? ''
-  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType)) {
-    throw new Mismatch('Content-Type: application/json', contentType === '' ? 'no Content-Type' : `Content-Type: ${contentType}`, exchange)
-  }
+  expectJsonContentType(exchange)
   const body = exchange.json
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new Mismatch('an Error object {code, message, status}', describeValue(body, exchange), exchange)
@@ -48,6 +45,14 @@ export function expectErrorShape(exchange: Exchange): Record<string, unknown> {
   if (typeof code !== 'string') throw new Mismatch('a string "code"', `code ${describeValue(code)}`, exchange)
   if (typeof message !== 'string') throw new Mismatch('a string "message"', `message ${describeValue(message)}`, exchange)
   return body as Record<string, unknown>
+}
+
+/** The spec: "JSON is used for request and response bodies (content type `application/json`)". */
+export function expectJsonContentType(exchange: Exchange): void {
+  const contentType = exchange.headers['content-type'] ?? ''
+  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType)) {
+    throw new Mismatch('Content-Type: application/json', contentType === '' ? 'no Content-Type' : `Content-Type: ${contentType}`, exchange)
+  }
 }
 
 /** The body as an array of pets (each checked: integer id and categoryId, string name, status a PetStatus). */

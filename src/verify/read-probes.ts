@@ -1,7 +1,16 @@
 import { getPetDeprecation } from '../core/api/deprecation.ts'
 import { petStatuses } from '../core/api/pet-types.ts'
 import { defaultLimit, maxLimit, minLimit } from '../core/api/request-parsing.ts'
-import { expectErrorBody, expectErrorShape, expectHeader, expectPet, expectPets, expectStatus, Mismatch } from './expectations.ts'
+import {
+  expectErrorBody,
+  expectErrorShape,
+  expectHeader,
+  expectJsonContentType,
+  expectPet,
+  expectPets,
+  expectStatus,
+  Mismatch,
+} from './expectations.ts'
 import type { Probe } from './probe.ts'
 
 /**
@@ -14,8 +23,8 @@ import type { Probe } from './probe.ts'
 const absentPetId = Number.MAX_SAFE_INTEGER
 
 const authProbe: Probe = {
-  checks: ['auth.missing-key', 'auth.invalid-key', 'errors.body-401', 'auth.valid-key'],
-  budget: () => 3,
+  checks: ['auth.missing-key', 'auth.invalid-key', 'errors.body-401', 'auth.every-operation', 'auth.valid-key'],
+  budget: () => 4,
   async run(context) {
     const missing = await context.send({ method: 'GET', path: '/pets', auth: 'none' })
     context.judge('auth.missing-key', () => {
@@ -31,7 +40,13 @@ const authProbe: Probe = {
       expectStatus(invalid, 401)
       expectErrorShape(invalid)
     })
-    for (const exchange of [missing, invalid]) {
+    // The scheme applies to every endpoint: getPet too (createPet's would be a write).
+    const getPet = await context.send({ method: 'GET', path: '/pets/1', auth: 'none' })
+    context.judge('auth.every-operation', () => {
+      expectStatus(getPet, 401)
+      expectErrorShape(getPet)
+    })
+    for (const exchange of [missing, invalid, getPet]) {
       context.judge('errors.body-401', () => {
         expectStatus(exchange, 401)
         expectErrorBody(exchange)
@@ -52,6 +67,7 @@ const listProbe: Probe = {
     const byDefault = await context.send({ method: 'GET', path: '/pets' })
     context.judge('listPets.items', () => {
       expectStatus(byDefault, 200)
+      expectJsonContentType(byDefault)
       expectPets(byDefault)
     })
     // One more than the default tells "20 because of the default" from "20 because that is all there is";
@@ -161,6 +177,7 @@ const getPetProbe: Probe = {
     const found = await context.send({ method: 'GET', path: `/pets/${String(pet.id)}` })
     context.judge('getPet.found', () => {
       expectStatus(found, 200)
+      expectJsonContentType(found)
       const fetched = expectPet(found.json, found)
       if (JSON.stringify(sorted(fetched)) !== JSON.stringify(sorted(pet))) {
         throw new Mismatch(`the listed pet ${JSON.stringify(pet)}`, JSON.stringify(fetched), found)

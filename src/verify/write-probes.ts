@@ -1,6 +1,15 @@
 import { maxLimit } from '../core/api/request-parsing.ts'
 import { defaults } from '../core/simulator/defaults.ts'
-import { expectErrorBody, expectErrorShape, expectHeader, expectPet, expectPets, expectStatus, Mismatch } from './expectations.ts'
+import {
+  expectErrorBody,
+  expectErrorShape,
+  expectHeader,
+  expectJsonContentType,
+  expectPet,
+  expectPets,
+  expectStatus,
+  Mismatch,
+} from './expectations.ts'
 import type { Probe } from './probe.ts'
 
 /**
@@ -27,6 +36,7 @@ const createProbe: Probe = {
     let pet: Record<string, unknown> | undefined
     context.judge('createPet.created', () => {
       expectStatus(created, 201)
+      expectJsonContentType(created)
       pet = expectPet(created.json, created)
       for (const [field, value] of Object.entries(newPet)) {
         if (pet[field] !== value)

@@ -22,6 +22,17 @@ export const drifts = {
       answer.body = JSON.stringify(body)
     },
   },
+  'pets-as-text': {
+    response: (answer) => {
+      if (answer.status === 200) answer.headers['content-type'] = 'text/plain'
+    },
+  },
+  /** getPet answered without a key: the proxy lends the request its own. */
+  'get-pet-without-auth': {
+    request: (url, headers, key) => {
+      if (/^\/v1\/pets\/\d+$/.test(url.pathname) && headers.authorization === undefined) headers.authorization = `Bearer ${key}`
+    },
+  },
   'limit-ignored': {
     request: (url) => {
       if (url.searchParams.has('limit')) url.searchParams.set('limit', '100')
@@ -40,22 +51,24 @@ export const drifts = {
 export type DriftName = keyof typeof drifts
 
 interface Drift {
-  readonly request?: (url: URL) => void
+  readonly request?: (url: URL, headers: Record<string, string>, key: string) => void
   readonly response?: (answer: { status: number; headers: Record<string, string>; body: string }) => void
 }
 
 /**
  * A proxy on 127.0.0.1, port 0, in front of `upstreamOrigin`, that applies
- * the drift in force to what it forwards and answers.
+ * the drift in force to what it forwards and answers; `key` is a key of the
+ * upstream, for drifts that let requests through without one.
  */
-export async function startDriftProxy(upstreamOrigin: string) {
+export async function startDriftProxy(upstreamOrigin: string, key: string) {
   let drift: Drift = drifts.none
   const server = createServer(async (request, response) => {
     const url = new URL(request.url ?? '/', upstreamOrigin)
-    drift.request?.(url)
+    const headers = forwardedHeaders(request)
+    drift.request?.(url, headers, key)
     const upstream = await fetch(url, {
       method: request.method,
-      headers: forwardedHeaders(request),
+      headers,
       body: request.method === 'GET' || request.method === 'HEAD' ? undefined : await readBody(request),
     })
     const answer = {
