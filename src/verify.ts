@@ -6,7 +6,7 @@
  *
  * @example
  * import { verify } from 'petstore-sim/verify'
- * const report = await verify({ baseUrl: 'https://staging.example.com/v1', key: process.env.API_KEY! })
+ * const report = await verify({ baseUrl: 'https://staging.api.animal-store.example/v1', key: process.env.API_KEY! })
  * expect(report.failed).toBe(0)
  */
 export { planVerification, verify, type VerifyOptions, type VerifyPlan } from './verify/verify-runner.ts'

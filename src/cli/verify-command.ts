@@ -24,7 +24,7 @@ function createVerifyProgram(): Command {
     .description(
       'Checks a running Animal Store API (the real one, its staging, or petstore-sim) against the behaviour the spec makes observable.',
     )
-    .argument('[base-url]', "the API's base URL, ending with the version segment, e.g. https://staging.example.com/v1")
+    .argument('[base-url]', "the API's base URL, ending with the version segment, e.g. https://staging.api.animal-store.example/v1")
     .addOption(
       new Option('--key <token>', 'an API key of the target (sent as a Bearer token, never printed)').env('PETSTORE_SIM_VERIFY_KEY'),
     )
@@ -49,7 +49,7 @@ Exit codes: 0 every check passed, 1 a check failed, 2 a usage error.
 
 Examples:
   $ petstore-sim verify http://127.0.0.1:4010/v1 --key demo-free-key
-  $ PETSTORE_SIM_VERIFY_KEY=... petstore-sim verify https://staging.example.com/v1 --plan pro --writes --reporter junit --out verify.xml`,
+  $ PETSTORE_SIM_VERIFY_KEY=... petstore-sim verify https://staging.api.animal-store.example/v1 --plan pro --writes --reporter junit --out verify.xml`,
     )
 }
 

@@ -12,7 +12,7 @@ import { writeProbes } from './write-probes.ts'
 
 /** What `verify` checks and how. Only `baseUrl` and `key` are required. */
 export interface VerifyOptions {
-  /** The API's base URL, ending with the version segment: `https://staging.example.com/v1`. */
+  /** The API's base URL, ending with the version segment: `https://staging.api.animal-store.example/v1`. */
   readonly baseUrl: string
   /** An API key of the target, sent as `Authorization: Bearer <key>`; never printed. */
   readonly key: string
