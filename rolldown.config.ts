@@ -4,7 +4,7 @@
 import { defineConfig } from 'rolldown'
 
 export default defineConfig({
-  input: { index: 'src/index.ts', node: 'src/node.ts', cli: 'src/cli/run-cli.ts' },
+  input: { index: 'src/index.ts', node: 'src/node.ts', verify: 'src/verify.ts', cli: 'src/cli/run-cli.ts' },
   platform: 'node',
   external: [/^msw(\/.*)?$/],
   logLevel: 'warn',

@@ -12,6 +12,7 @@ import { startServer, type RunningServer, type StartServerOptions } from '../nod
 import { createProgram, type CliOptions } from './cli-options.ts'
 import { guardStandardOutput, type GuardedOutput } from './guarded-output.ts'
 import { createRequestLogger } from '../node/request-log.ts'
+import { runVerifyCommand, verifyHelpLine } from './verify-command.ts'
 
 /** Exit code for bad flags, unreadable files and a port that cannot be bound. */
 export const usageExitCode = 2
@@ -19,12 +20,16 @@ export const usageExitCode = 2
 /**
  * Runs `petstore-sim` with the given arguments: parses the flags (and the
  * `PETSTORE_SIM_*` environment), starts the server, prints where it listens
- * and the keys in force, and stops gracefully on SIGINT or SIGTERM.
+ * and the keys in force, and stops gracefully on SIGINT or SIGTERM. With
+ * `verify` first, checks another API instead (`verify-command.ts`).
  */
 export async function runCli(argv: readonly string[]): Promise<void> {
+  // `petstore-sim verify …` checks another API; everything else serves one.
+  if (argv[0] === 'verify') return runVerifyCommand(argv.slice(1))
   let options: CliOptions
   const output = guardStandardOutput()
   const program = createProgram()
+    .addHelpText('after', verifyHelpLine)
     .exitOverride()
     .configureOutput({ writeErr: () => {}, writeOut: (text) => output.writeLine(text.replace(/\n$/, '')) })
   try {

@@ -32,7 +32,9 @@ describe('one source of each dependency', () => {
   })
 
   it('publishes type declarations that need no package but msw (Standard Schemas, not zod types; PetFaker, not faker types)', () => {
-    const pending = [packageJson.exports['.'].types, packageJson.exports['./node'].types].map((path: string) => resolve(root, path))
+    const pending = [packageJson.exports['.'].types, packageJson.exports['./node'].types, packageJson.exports['./verify'].types].map(
+      (path: string) => resolve(root, path),
+    )
     const seen = new Set<string>()
     const external = new Set<string>()
     while (pending.length > 0) {

@@ -1,0 +1,139 @@
+import { writeFileSync } from 'node:fs'
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
+import { parsePlan } from '../core/access/plans.ts'
+import { parseDuration } from '../core/time/duration.ts'
+import { renderReport, reporters, type Reporter } from '../verify/reporters.ts'
+import { verify } from '../verify/verify-runner.ts'
+
+/** Exit codes of `petstore-sim verify`: every check passed, a check failed, the command line is wrong. */
+export const verifyExitCodes = { passed: 0, failed: 1, usage: 2 } as const
+
+interface VerifyCliOptions {
+  key?: string
+  plan: string
+  writes: boolean
+  limits: boolean
+  strict: boolean
+  reporter: Reporter
+  out?: string
+  timeout: number
+}
+
+function createVerifyProgram(): Command {
+  return new Command('petstore-sim verify')
+    .description(
+      'Checks a running Animal Store API (the real one, its staging, or petstore-sim) against the behaviour the spec makes observable.',
+    )
+    .argument('[base-url]', "the API's base URL, ending with the version segment, e.g. https://staging.api.animal-store.example/v1")
+    .addOption(
+      new Option('--key <token>', 'an API key of the target (sent as a Bearer token, never printed)').env('PETSTORE_SIM_VERIFY_KEY'),
+    )
+    .addOption(
+      new Option('--plan <plan>', "the key's plan: the rate limits to expect (free, pro, business, enterprise:<perMinute>/<perDay>)")
+        .argParser(checkPlan)
+        .default('free'),
+    )
+    .option('--writes', 'also run the checks that create pets on the target', false)
+    .option('--limits', "also run the checks that spend the key's minute quota to reach a 429 (the cost is printed first)", false)
+    .option('--strict', 'advisory checks (where the spec is silent) fail the run too', false)
+    .addOption(new Option('--reporter <format>', 'report format').choices(reporters).default('pretty'))
+    .option('--out <file>', 'write the report to this file (the pretty report still goes to stdout)')
+    .addOption(
+      new Option('--timeout <duration>', 'how long each request may take (500ms, 10s)').argParser(parseTimeout).default(10_000, '10s'),
+    )
+    .helpOption('-h, --help', 'show this help')
+    .addHelpText(
+      'after',
+      `
+Exit codes: 0 every check passed, 1 a check failed, 2 a usage error.
+
+Examples:
+  $ petstore-sim verify http://127.0.0.1:4010/v1 --key demo-free-key
+  $ PETSTORE_SIM_VERIFY_KEY=... petstore-sim verify https://staging.api.animal-store.example/v1 --plan pro --writes --reporter junit --out verify.xml`,
+    )
+}
+
+/**
+ * `petstore-sim verify <base-url> --key <token>`: says how many requests it
+ * will send, runs the checks, prints or writes the report, and sets the exit
+ * code (see {@link verifyExitCodes}).
+ */
+export async function runVerifyCommand(argv: readonly string[]): Promise<void> {
+  const program = createVerifyProgram()
+    .exitOverride()
+    .configureOutput({ writeErr: () => {}, writeOut: (text) => process.stdout.write(text) })
+  let options: VerifyCliOptions
+  let baseUrl: string | undefined
+  try {
+    program.parse(argv, { from: 'user' })
+    options = program.opts<VerifyCliOptions>()
+    baseUrl = program.args[0]
+  } catch (error) {
+    if (error instanceof CommanderError && error.code === 'commander.helpDisplayed') return
+    return usage(error instanceof CommanderError ? error.message.replace(/^error: /, '') : String(error))
+  }
+  if (baseUrl === undefined) return usage("missing <base-url>, the API's base URL (e.g. http://127.0.0.1:4010/v1)")
+  if (!/^https?:\/\/[^/]/i.test(baseUrl) || !URL.canParse(baseUrl)) return usage(`${baseUrl} is not an http(s) URL`)
+  if (options.key === undefined || options.key === '')
+    return usage('missing --key <token> (or PETSTORE_SIM_VERIFY_KEY), an API key of the target')
+
+  // Machine-readable reports on stdout keep it for themselves; the announcement goes to stderr then.
+  const toStdout = options.out === undefined ? options.reporter : 'pretty'
+  const say = (line: string) => (toStdout === 'pretty' ? process.stdout : process.stderr).write(`${line}\n`)
+  const report = await verify({
+    baseUrl,
+    key: options.key,
+    plan: options.plan,
+    writes: options.writes,
+    limits: options.limits,
+    strict: options.strict,
+    timeoutMs: options.timeout,
+    onPlan: (cost) => {
+      const limits =
+        cost.limitRequests > 0
+          ? `; --limits spends ${cost.limitRequests} of them on the ${cost.plan.name} key's minute (${cost.plan.perMinute}/min, ${cost.plan.perDay}/day)`
+          : ''
+      say(`petstore-sim verify: at most ${cost.requests} requests to ${baseUrl}${limits}`)
+    },
+  })
+  // A terminal's width when there is one; CI logs are read in a browser, wider.
+  const render = { strict: options.strict, columns: process.stdout.isTTY ? process.stdout.columns : 160 }
+  process.stdout.write(renderReport(report, toStdout, render))
+  if (options.out !== undefined) {
+    try {
+      writeFileSync(options.out, renderReport(report, options.reporter, render))
+    } catch (error) {
+      return usage(`--out: cannot write ${options.out} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
+    }
+  }
+  process.exitCode = report.failed === 0 ? verifyExitCodes.passed : verifyExitCodes.failed
+}
+
+function checkPlan(value: string): string {
+  try {
+    parsePlan(value)
+    return value.trim()
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message)
+  }
+}
+
+function parseTimeout(value: string): number {
+  try {
+    const duration = parseDuration(value)
+    if (duration > 0) return duration
+  } catch {
+    // Reported below.
+  }
+  throw new InvalidArgumentError('expected a duration such as 500ms or 10s.')
+}
+
+function usage(message: string): void {
+  process.stderr.write(`petstore-sim verify: ${message}\n`)
+  process.exitCode = verifyExitCodes.usage
+}
+
+/** The line the main command's help adds about this one. */
+export const verifyHelpLine = `
+Check a running Animal Store API against the spec (exit 0 pass, 1 fail, 2 usage):
+  $ petstore-sim verify <base-url> --key <token> [--writes] [--limits]   (petstore-sim verify --help)`

@@ -1,0 +1,119 @@
+import { specSections } from './check-catalogue.ts'
+import { failsRun, type CheckResult, type VerifyReport } from './verify-report.ts'
+
+export const reporters = ['pretty', 'json', 'junit'] as const
+export type Reporter = (typeof reporters)[number]
+
+/** The report as text in a reporter's format. `columns` is the pretty reporter's width (a terminal's, default 100). */
+export function renderReport(report: VerifyReport, reporter: Reporter, options: { strict?: boolean; columns?: number } = {}): string {
+  switch (reporter) {
+    case 'pretty':
+      return renderPretty(report, options.strict === true, options.columns ?? 100)
+    case 'json':
+      return `${JSON.stringify(report, null, 2)}\n`
+    case 'junit':
+      return renderJunit(report, options.strict === true)
+    default: {
+      const unreachable: never = reporter
+      return unreachable
+    }
+  }
+}
+
+function bySection(report: VerifyReport): [string, CheckResult[]][] {
+  return specSections
+    .map((section): [string, CheckResult[]] => [section, report.checks.filter((check) => check.section === section)])
+    .filter(([, checks]) => checks.length > 0)
+}
+
+/** One line per check under its spec section; a failure's expected, actual, request and response below it. */
+function renderPretty(report: VerifyReport, strict: boolean, columns: number): string {
+  const width = Math.max(60, columns)
+  const clip = (line: string) => (line.length > width ? `${line.slice(0, width - 1)}…` : line)
+  const idWidth = Math.max(...report.checks.map((check) => check.id.length))
+  const lines = [`petstore-sim verify ${report.target}`]
+  for (const [section, checks] of bySection(report)) {
+    lines.push('', section)
+    for (const check of checks) {
+      const mark = check.outcome === 'pass' ? '✓' : check.outcome === 'skip' ? '-' : failsRun(check, strict) ? '✗' : '!'
+      lines.push(clip(`  ${mark} ${check.id.padEnd(idWidth)}  ${check.title}`))
+      const indent = ' '.repeat(idWidth + 6)
+      if (check.outcome === 'skip') lines.push(clip(`${indent}skipped: ${check.reason ?? ''}`))
+      if (check.outcome !== 'fail') continue
+      if (check.advisory !== undefined) lines.push(clip(`${indent}advisory (the spec is silent: ${check.advisory})`))
+      for (const [label, value] of [
+        ['expected', check.expected],
+        ['actual', check.actual],
+        ['request', check.request],
+        ['response', check.response],
+      ] as const) {
+        if (value === undefined) continue
+        const [first = '', ...rest] = value.split('\n')
+        lines.push(clip(`${indent}${`${label}:`.padEnd(10)}${first}`))
+        for (const more of rest) lines.push(clip(`${indent}${' '.repeat(10)}${more}`))
+      }
+    }
+  }
+  const advisory = report.advisoryFailed > 0 ? `, ${report.advisoryFailed} advisory failed (pass --strict to fail on them)` : ''
+  lines.push(
+    '',
+    `${report.checks.length} checks: ${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped${advisory}`,
+    `${report.requests} requests sent (at most ${report.budget} announced)`,
+    report.failed === 0 ? 'OK: the target behaves as the spec says' : `FAILED: ${failedIds(report, strict).join(', ')}`,
+  )
+  return `${lines.join('\n')}\n`
+}
+
+function failedIds(report: VerifyReport, strict: boolean): string[] {
+  return report.checks.filter((check) => failsRun(check, strict)).map((check) => check.id)
+}
+
+/** JUnit XML as CI dashboards read it (Jenkins, GitLab, GitHub test reporters): a suite per spec section. */
+function renderJunit(report: VerifyReport, strict: boolean): string {
+  const suites = bySection(report).map(([section, checks]) => {
+    const failures = checks.filter((check) => failsRun(check, strict)).length
+    const skipped = checks.filter((check) => check.outcome === 'skip').length
+    const cases = checks.map((check) => {
+      const open = `    <testcase classname="petstore-sim verify.${xml(section)}" name="${xml(`${check.id}: ${check.title}`)}" time="0"`
+      const detail = [
+        check.advisory === undefined ? undefined : `advisory: the spec is silent (${check.advisory})`,
+        check.expected === undefined ? undefined : `expected: ${check.expected}`,
+        check.actual === undefined ? undefined : `actual: ${check.actual}`,
+        check.request === undefined ? undefined : `request: ${check.request}`,
+        check.response === undefined ? undefined : `response:\n${check.response}`,
+      ]
+        .filter((line) => line !== undefined)
+        .join('\n')
+      if (check.outcome === 'skip') return `${open}>\n      <skipped message="${xml(check.reason ?? '')}"/>\n    </testcase>`
+      if (failsRun(check, strict)) {
+        return `${open}>\n      <failure message="${xml(check.reason ?? '')}" type="${check.id}">${xml(detail)}</failure>\n    </testcase>`
+      }
+      if (check.outcome === 'fail')
+        return `${open}>\n      <system-out>${xml(`${check.reason ?? ''}\n${detail}`)}</system-out>\n    </testcase>`
+      return `${open}/>`
+    })
+    return [
+      `  <testsuite name="${xml(section)}" tests="${checks.length}" failures="${failures}" errors="0" skipped="${skipped}">`,
+      ...cases,
+      '  </testsuite>',
+    ].join('\n')
+  })
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${xml(`petstore-sim verify ${report.target}`)}" tests="${report.checks.length}" failures="${report.failed}" errors="0" skipped="${report.skipped}">`,
+    ...suites,
+    '</testsuites>',
+    '',
+  ].join('\n')
+}
+
+/** Text escaped for XML content and attributes; characters XML 1.0 cannot hold at all are dropped. */
+function xml(text: string): string {
+  return text
+    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&apos;')
+}

@@ -1,0 +1,57 @@
+import type { CheckId, SpecSection } from './check-catalogue.ts'
+
+export type CheckOutcome = 'pass' | 'fail' | 'skip'
+
+/** One check's result, as the reporters print it and `verify()` returns it. */
+export interface CheckResult {
+  readonly id: CheckId
+  readonly title: string
+  readonly section: SpecSection
+  readonly outcome: CheckOutcome
+  /** Set for a check of a question the spec leaves open: the question. Its failure fails the run only with `strict`. */
+  readonly advisory?: string
+  /** Why it was skipped, or a failure's summary. */
+  readonly reason?: string
+  readonly expected?: string
+  readonly actual?: string
+  /** The request that showed the failure (the credential never appears). */
+  readonly request?: string
+  /** The status, the headers the checks look at and the start of the body. */
+  readonly response?: string
+}
+
+/** What a run found: `failed` counts the failures that fail the run (advisory ones only with `strict`). */
+export interface VerifyReport {
+  /** The base URL checked. */
+  readonly target: string
+  readonly checks: readonly CheckResult[]
+  readonly passed: number
+  readonly failed: number
+  readonly skipped: number
+  /** Advisory checks that failed without failing the run (`strict` off). */
+  readonly advisoryFailed: number
+  /** Requests sent (never more than `budget`). */
+  readonly requests: number
+  /** The most requests the run could send, announced before sending. */
+  readonly budget: number
+}
+
+/** Does a failed check fail the run? */
+export function failsRun(result: CheckResult, strict: boolean): boolean {
+  return result.outcome === 'fail' && (strict || result.advisory === undefined)
+}
+
+export function summarise(target: string, checks: readonly CheckResult[], strict: boolean, requests: number, budget: number): VerifyReport {
+  const failed = checks.filter((check) => failsRun(check, strict)).length
+  const allFailed = checks.filter((check) => check.outcome === 'fail').length
+  return {
+    target,
+    checks,
+    passed: checks.filter((check) => check.outcome === 'pass').length,
+    failed,
+    skipped: checks.filter((check) => check.outcome === 'skip').length,
+    advisoryFailed: allFailed - failed,
+    requests,
+    budget,
+  }
+}

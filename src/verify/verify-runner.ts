@@ -1,0 +1,179 @@
+import { parsePlan, toPlan, type Plan } from '../core/access/plans.ts'
+import { systemClock, type Clock } from '../core/time/clock.ts'
+import { checkCatalogue, checkIds, type CheckId } from './check-catalogue.ts'
+import { describeRequest, describeResponse } from './exchange.ts'
+import { Mismatch } from './expectations.ts'
+import type { Probe, ProbeContext } from './probe.ts'
+import { rateLimitProbes } from './rate-limit-probes.ts'
+import { readProbes } from './read-probes.ts'
+import { BudgetSpent, NoAnswer, RequestSender, RetryAfterTooLong } from './request-budget.ts'
+import { summarise, type CheckResult, type VerifyReport } from './verify-report.ts'
+import { writeProbes } from './write-probes.ts'
+
+/** What `verify` checks and how. Only `baseUrl` and `key` are required. */
+export interface VerifyOptions {
+  /** The API's base URL, ending with the version segment: `https://staging.api.animal-store.example/v1`. */
+  readonly baseUrl: string
+  /** An API key of the target, sent as `Authorization: Bearer <key>`; never printed. */
+  readonly key: string
+  /** The key's plan (`free`, `pro`, `business`, `enterprise:<perMinute>/<perDay>`, or a plan object): the limits expected. Default `free`. */
+  readonly plan?: Plan | string
+  /** Allow the checks that create pets on the target. Default false. */
+  readonly writes?: boolean
+  /** Allow the checks that spend a minute's quota of the key to reach a 429. Default false. */
+  readonly limits?: boolean
+  /** Advisory checks (questions the spec leaves open) fail the run too. Default false. */
+  readonly strict?: boolean
+  /** How long each request may take. Default 10 s. */
+  readonly timeoutMs?: number
+  /** The longest `Retry-After` the run waits out; past it nothing more is sent. Default 2 minutes. */
+  readonly maxWaitMs?: number
+  /** Default: the global `fetch`. Give `app.fetch` or an intercepted fetch to check in-process. */
+  readonly fetch?: (input: string, init?: RequestInit) => Promise<Response>
+  /** The run's clock (for `X-RateLimit-Reset` and `Retry-After`). Default: the system clock. */
+  readonly clock?: Clock
+  /** How the run waits out a `Retry-After`. Default: a timer. Tests move a simulator's clock instead. */
+  readonly sleep?: (milliseconds: number) => Promise<void>
+  /** Called once, before anything is sent, with what the run will cost. */
+  readonly onPlan?: (plan: VerifyPlan) => void
+}
+
+/** What a run will cost, known before it sends anything. */
+export interface VerifyPlan {
+  /** The most requests the run sends (retries after a 429 included); it never sends more. */
+  readonly requests: number
+  /** Of those, what `limits` spends to reach the 429 and see the recovery (0 without `limits`). */
+  readonly limitRequests: number
+  readonly plan: Plan
+  readonly checks: number
+}
+
+/** 429s the run may retry after their `Retry-After` when it did not ask for one (another client sharing the key). */
+const retries = 2
+const defaultTimeoutMs = 10_000
+const defaultMaxWaitMs = 120_000
+
+function probesInOrder(): readonly Probe[] {
+  return [...readProbes, rateLimitProbes.remaining, ...writeProbes, rateLimitProbes.exceed, rateLimitProbes.everyResponse]
+}
+
+function enabled(probe: Probe, options: Pick<VerifyOptions, 'writes' | 'limits'>): boolean {
+  switch (probe.needs) {
+    case undefined:
+      return true
+    case 'writes':
+      return options.writes === true
+    case 'limits':
+      return options.limits === true
+    default: {
+      const unreachable: never = probe.needs
+      return unreachable
+    }
+  }
+}
+
+/** What a run with these options will cost, computed as `verify` computes it. Throws a `RangeError` on an unknown plan. */
+export function planVerification(options: Pick<VerifyOptions, 'plan' | 'writes' | 'limits'>): VerifyPlan {
+  const plan = resolvePlan(options.plan)
+  const active = probesInOrder().filter((probe) => enabled(probe, options))
+  const limitRequests = active.filter((probe) => probe.needs === 'limits').reduce((sum, probe) => sum + probe.budget(plan), 0)
+  return {
+    requests: active.reduce((sum, probe) => sum + probe.budget(plan), 0) + retries,
+    limitRequests,
+    plan,
+    checks: checkIds.length,
+  }
+}
+
+/**
+ * Checks an Animal Store API at `baseUrl` against the behaviour the spec
+ * makes observable from outside, and returns the report. Sends at most the
+ * requests it announces (`onPlan`), honours every `Retry-After`, and never
+ * throws for what the target does: a target that does not answer fails the
+ * checks that needed the answer.
+ */
+export async function verify(options: VerifyOptions): Promise<VerifyReport> {
+  const target = new URL(options.baseUrl)
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new TypeError(`Not an http(s) URL: ${options.baseUrl}`)
+  const cost = planVerification(options)
+  const clock = options.clock ?? systemClock
+  const sender = new RequestSender({
+    baseUrl: options.baseUrl,
+    key: options.key,
+    budget: cost.requests,
+    retries,
+    timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
+    maxWaitMs: options.maxWaitMs ?? defaultMaxWaitMs,
+    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+    now: () => clock.now(),
+    sleep: options.sleep ?? ((milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds))),
+  })
+  options.onPlan?.(cost)
+
+  const results = new Map<CheckId, CheckResult>()
+  const record = (id: CheckId, result: Omit<CheckResult, 'id' | 'title' | 'section' | 'advisory'>) => {
+    if (results.get(id)?.outcome === 'fail') return
+    const { title, section, ...rest } = checkCatalogue[id]
+    const advisory = 'advisory' in rest ? rest.advisory : undefined
+    results.set(id, { id, title, section, ...(advisory === undefined ? {} : { advisory }), ...result })
+  }
+  const failure = (error: Mismatch) => ({
+    outcome: 'fail' as const,
+    reason: error.message,
+    expected: error.expected,
+    actual: error.actual,
+    ...(error.exchange === undefined ? {} : { request: describeRequest(error.exchange), response: describeResponse(error.exchange) }),
+  })
+  const context: ProbeContext = {
+    plan: cost.plan,
+    basePath: target.pathname.replace(/\/+$/, ''),
+    runId: `${clock.now().toString(36)}-${Math.floor(Math.random() * 36 ** 4).toString(36)}`,
+    send: (request) => sender.send(request),
+    judge(id, test) {
+      try {
+        test()
+        record(id, { outcome: 'pass' })
+      } catch (error) {
+        if (!(error instanceof Mismatch)) throw error
+        record(id, failure(error))
+      }
+    },
+    skip: (id, reason) => record(id, { outcome: 'skip', reason }),
+    exchanges: () => sender.exchanges(),
+    now: () => clock.now(),
+  }
+
+  for (const probe of probesInOrder()) {
+    if (!enabled(probe, options)) {
+      const reason =
+        probe.needs === 'writes'
+          ? 'needs --writes (creates pets on the target)'
+          : `needs --limits (spends a minute's quota: ${probe.budget(cost.plan)} requests for a ${cost.plan.name} key)`
+      for (const id of probe.checks) context.skip(id, reason)
+      continue
+    }
+    try {
+      await probe.run(context)
+    } catch (error) {
+      if (!(error instanceof NoAnswer || error instanceof BudgetSpent || error instanceof RetryAfterTooLong || error instanceof Mismatch)) {
+        throw error
+      }
+      for (const id of probe.checks) {
+        if (results.has(id)) continue
+        // An answer a probe needed to go on (a pet to fetch) was not what the spec says: the checks left fail on it.
+        if (error instanceof Mismatch) record(id, failure(error))
+        else if (error instanceof NoAnswer)
+          record(id, { outcome: 'fail', reason: error.message, expected: 'an answer', actual: error.message })
+        else record(id, { outcome: 'skip', reason: error.message })
+      }
+    }
+    for (const id of probe.checks) if (!results.has(id)) context.skip(id, 'not reached: an earlier step of its probe failed')
+  }
+  const checks = checkIds.map((id) => results.get(id)!)
+  return summarise(options.baseUrl, checks, options.strict === true, sender.sent, cost.requests)
+}
+
+function resolvePlan(plan: Plan | string | undefined): Plan {
+  if (plan === undefined) return parsePlan('free')
+  return typeof plan === 'string' ? parsePlan(plan) : toPlan(plan)
+}

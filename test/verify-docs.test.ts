@@ -1,0 +1,24 @@
+import { readFileSync } from 'node:fs'
+import { expect, it } from 'vitest'
+import { checkCatalogue, checkIds, type CheckDefinition } from '../src/verify/check-catalogue.ts'
+
+// docs/verify.md lists the checks; this keeps its table equal to the catalogue.
+it('docs/verify.md lists every check with its section, title, flag and advisory mark, and no other', () => {
+  const page = readFileSync(new URL('../docs/verify.md', import.meta.url), 'utf8')
+  const start = page.indexOf('| id | spec section | what it checks | runs |')
+  expect(start).toBeGreaterThan(0)
+  const rows = page
+    .slice(start)
+    .split('\n')
+    .slice(2)
+    .filter((line, index, lines) => line.startsWith('| ') && lines.slice(0, index).every((earlier) => earlier.startsWith('| ')))
+    .map((line) => line.slice(2, -2).split(' | '))
+  const expected = checkIds.map((id) => {
+    const check: CheckDefinition = checkCatalogue[id]
+    const runs = [check.needs === undefined ? 'always' : `--${check.needs}`, ...(check.advisory === undefined ? [] : ['advisory'])].join(
+      ', ',
+    )
+    return [`\`${id}\``, check.section, check.title, runs]
+  })
+  expect(rows).toEqual(expected)
+})
