@@ -73,6 +73,10 @@ export interface RateLimiter {
   anonymousUsage(): AnonymousUsage
   /** Forgets every count and ban. */
   reset(): void
+  /** Every bucket held, anonymous ones least recently used first: what a snapshot keeps. */
+  records(): BucketRecord[]
+  /** Replaces every count and ban with these (a restored snapshot, or a scenario's usage); the caller validates them. */
+  load(records: readonly BucketRecord[]): void
   /**
    * How many callers' buckets are held: those that used quota today or are
    * banned, plus any that stopped carrying anything since the last sweep (a
@@ -103,6 +107,17 @@ export interface AnonymousUsage {
   readonly buckets: number
   /** How many of them are banned now. */
   readonly banned: number
+}
+
+/** One caller's counts as plain data: minutes and days since the epoch, and the end of its ban (epoch ms) if it has one. */
+export interface BucketRecord {
+  readonly caller: string
+  readonly minute: number
+  readonly minuteCount: number
+  readonly day: number
+  readonly dayCount: number
+  readonly refusedInARow: number
+  readonly bannedUntil?: number | undefined
 }
 
 /** The prefix of the ids of key callers' buckets (`key:<token>`), as the API pipeline names them. */
@@ -277,17 +292,38 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     }
   }
 
+  const reset = () => {
+    keyBuckets.clear()
+    anonymousBuckets.clear()
+    bannedUntil.clear()
+    leastRecentlyUsed = anonymousBuckets.keys()
+    callsSinceSweep = 0
+    keptBySweep = 0
+  }
+
   return {
-    reset() {
-      keyBuckets.clear()
-      anonymousBuckets.clear()
-      bannedUntil.clear()
-      leastRecentlyUsed = anonymousBuckets.keys()
-      callsSinceSweep = 0
-      keptBySweep = 0
-    },
+    reset,
     get size() {
       return keyBuckets.size + anonymousBuckets.size
+    },
+    records() {
+      return [keyBuckets, anonymousBuckets].flatMap((buckets) =>
+        [...buckets].map(([caller, bucket]): BucketRecord => {
+          const banEnd = bannedUntil.get(caller)
+          return { caller, ...bucket, ...(banEnd === undefined ? {} : { bannedUntil: banEnd }) }
+        }),
+      )
+    },
+    load(records) {
+      reset()
+      for (const { caller, bannedUntil: banEnd, ...bucket } of records) {
+        const buckets = isAnonymous(caller) ? anonymousBuckets : keyBuckets
+        if (buckets === anonymousBuckets && anonymousBuckets.size >= maxAnonymousBuckets) continue
+        buckets.set(caller, { ...bucket })
+        if (banEnd !== undefined) bannedUntil.set(caller, banEnd)
+      }
+      leastRecentlyUsed = anonymousBuckets.keys()
+      keptBySweep = keyBuckets.size + anonymousBuckets.size
     },
     usage(callerId, plan) {
       const { now, minute, day, minuteCount, dayCount, banEnd } = standing(callerId)

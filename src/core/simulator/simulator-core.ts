@@ -1,21 +1,22 @@
 import demoKeys from '../../../fixtures/demo-keys.json' with { type: 'json' }
-import { createKeyRing, type ApiKey, type KeySpec } from '../access/api-keys.ts'
+import { createKeyRing, type ApiKey, type KeyRing, type KeySpec } from '../access/api-keys.ts'
 import { createApiPipeline, type ApiPipeline } from '../pipeline/api-pipeline.ts'
 import { createSimulatorClock, type Clock, type SimulatorClock } from '../time/clock.ts'
 import { defaults } from './defaults.ts'
 import { getPetDeprecation, type DeprecationPolicy } from '../api/deprecation.ts'
 import { createJsonCache } from '../pipeline/json-text.ts'
-import { parseFixturePets } from '../catalogue/fixture-pets.ts'
 import { createPetStore, type PetStore } from '../catalogue/pet-store.ts'
 import { createRateLimiter, type BanPolicy, type RateLimiter } from '../access/rate-limiter.ts'
 import { createRequestJournal, type RequestJournal } from './request-journal.ts'
 import type { PetStatus } from '../api/pet-types.ts'
-import { generatePets } from '../catalogue/seed-pets.ts'
 import { createSeededRandom } from './seeded-random.ts'
 import type { FaultRuleInput, FaultRules } from '../faults/fault-rules.ts'
 import type { Latency, RandomSource, SimulatorState } from './simulator-context.ts'
 import { createSimulatorEvents, type SimulatorEvents } from './simulator-events.ts'
 import { readSnapshot, type SimulatorSnapshot } from './simulator-state.ts'
+import { scenarioTable, type ScenarioDefinition, type ScenarioSummary } from './scenarios.ts'
+import type { StateSnapshot } from './state-snapshot.ts'
+import { createStateControl } from './state-control.ts'
 
 /** The demo keys used when no keys are given, one per plan (`fixtures/demo-keys.json`). */
 export const demoKeySpec: KeySpec = demoKeys
@@ -54,6 +55,10 @@ export interface SimulatorOptions {
   prefer?: boolean
   /** Fault rules in force from the start (and again after every reset); more can be added with `faults.add`. */
   faults?: readonly FaultRuleInput[]
+  /** Your own named scenarios (presets of state), beside the built-in ones; one of the same name replaces a built-in. */
+  scenarios?: Readonly<Record<string, ScenarioDefinition>>
+  /** The scenario to start in. Default `default`: the options above as they are. */
+  scenario?: string
 }
 
 /**
@@ -65,7 +70,7 @@ export interface SimulatorCore {
   readonly store: PetStore
   /** The simulator's clock: `advance(ms)` and `set(instant)` move rate-limit windows, bans and the sunset. */
   readonly clock: SimulatorClock
-  /** The API keys in force, with their plans. */
+  /** The API keys in force, with their plans (a scenario may bring its own). */
   readonly keys: readonly ApiKey[]
   readonly limiter: RateLimiter
   /** The requests the API answered, most recent last. */
@@ -94,6 +99,19 @@ export interface SimulatorCore {
    * aggregate, the clock, the fault rules, request counts and pets.
    */
   state(): SimulatorSnapshot
+  /** The whole state as plain, versioned JSON (`"format": 1`): catalogue, next id, clock, rate-limit buckets and bans, fault rules, scenario. */
+  snapshot(): StateSnapshot
+  /**
+   * Replaces the state with a snapshot's, at once; or throws a `RangeError`
+   * naming the problem and changes nothing. The journal starts empty.
+   */
+  restore(snapshot: unknown): void
+  /** The active scenario's name: `reset()` returns to its start. */
+  readonly scenario: string
+  /** Every scenario this simulator knows, built-in and own. */
+  scenarios(): ScenarioSummary[]
+  /** Switches to a scenario: a reset into it. A `RangeError` for an unknown or invalid one, and nothing changes. */
+  useScenario(name: string): void
 }
 
 /** Pets whose JSON text is kept: more than the pages listPets can show (3 statuses and none, 100 each). */
@@ -110,12 +128,15 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
   const clock = createSimulatorClock(options.clock, () => changed('clock'))
   const defaultStatus = options.defaultStatus ?? defaults.defaultStatus
   const seed = options.seed ?? defaults.seed
-  const initialPets =
-    options.fixtures === undefined
-      ? generatePets({ seed, count: options.pets ?? defaults.pets })
-      : parseFixturePets(options.fixtures, defaultStatus)
-  const store = createPetStore({ initialPets, defaultStatus })
-  const keyRing = createKeyRing(options.keys ?? demoKeySpec)
+  // The scenario's catalogue and keys replace these when it is applied, below.
+  const store = createPetStore({ initialPets: [], defaultStatus })
+  let ring = createKeyRing({})
+  const keyRing: KeyRing = {
+    authenticate: (token) => ring.authenticate(token),
+    get keys() {
+      return ring.keys
+    },
+  }
   const ban = options.ban === false ? false : { ...defaults.ban, ...options.ban }
   const limiter = createRateLimiter({ clock, ban, maxAnonymousBuckets: options.maxAnonymousBuckets ?? defaults.maxAnonymousBuckets })
   const journal = createRequestJournal({ capacity: options.journalSize ?? defaults.journalSize, onRecord: events.request })
@@ -137,16 +158,41 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     prefer: options.prefer ?? true,
   }
   const pipeline = createApiPipeline(state, { onFaultsChange: () => changed('faults') })
-  const initialFaults = options.faults ?? []
-  const addInitialFaults = () => {
-    for (const rule of initialFaults) pipeline.faults.add(rule)
-  }
-  addInitialFaults()
+  const control = createStateControl({
+    store,
+    limiter,
+    journal,
+    clock,
+    faults: pipeline.faults,
+    table: pipeline.table,
+    basePath,
+    petJson: state.petJson,
+    random: state.random,
+    scenarios: scenarioTable(options.scenarios),
+    catalogue: { seed, pets: options.pets ?? defaults.pets, fixtures: options.fixtures, defaultStatus },
+    faultRules: options.faults ?? [],
+    keys: options.keys,
+    useKeyRing(next) {
+      ring = next
+    },
+    quietly(change) {
+      resetting = true
+      try {
+        change()
+      } finally {
+        resetting = false
+      }
+      events.changed('reset')
+    },
+  })
+  control.useScenario(options.scenario ?? 'default')
 
   return {
     store,
     clock,
-    keys: keyRing.keys,
+    get keys() {
+      return ring.keys
+    },
     limiter,
     journal,
     basePath,
@@ -155,27 +201,19 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     faults: pipeline.faults,
     bodyLimit,
     events,
-    reset() {
-      resetting = true
-      try {
-        store.reset()
-        state.petJson.clear()
-        state.random.reset()
-        pipeline.faults.clear()
-        addInitialFaults()
-        limiter.reset()
-        journal.clear()
-        clock.resetOffset()
-      } finally {
-        resetting = false
-      }
-      events.changed('reset')
+    reset: control.reset,
+    get scenario() {
+      return control.scenario
     },
+    scenarios: control.scenarios,
+    useScenario: control.useScenario,
+    snapshot: control.snapshot,
+    restore: control.restore,
     state: () =>
       readSnapshot({
         clock,
-        keys: keyRing.keys,
-        demoKeys: options.keys === undefined,
+        keys: ring.keys,
+        demoKeys: control.demoKeys,
         limiter,
         ban,
         faults: pipeline.faults,
