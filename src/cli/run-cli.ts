@@ -62,6 +62,7 @@ async function toServerOptions(options: CliOptions): Promise<StartServerOptions>
         : { adminToken: options.adminToken, allowedHosts: options.allowedHost },
     prefer: options.prefer,
     faults: readFaults(options),
+    scenario: options.scenario,
   })
   if (options.headersTimeout > options.requestTimeout) {
     throw new UsageError(
@@ -78,6 +79,7 @@ async function toServerOptions(options: CliOptions): Promise<StartServerOptions>
     log: options.log,
     engine: options.engine,
     handlers: options.handlers === undefined ? undefined : await loadHandlers(options.handlers),
+    state: options.state === undefined ? undefined : { path: options.state, intervalMs: options.stateInterval },
   }
 }
 
