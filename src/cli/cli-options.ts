@@ -38,6 +38,7 @@ export interface CliOptions {
   scenario?: string
   state?: string
   stateInterval: number
+  config?: string
 }
 
 const envPrefix = 'PETSTORE_SIM_'
@@ -202,6 +203,13 @@ export function createProgram(): Command {
         )
           .argParser(parseDurationFlag)
           .default(defaults.stateIntervalMs, formatDuration(defaults.stateIntervalMs)),
+      )
+      .addOption(
+        option(
+          '--config <file>',
+          'a JSON config file: every flag as a camelCase key, and scenarios; default petstore-sim.config.json when present',
+          'CONFIG',
+        ),
       )
       .helpOption('-h, --help', 'show this help')
       .version(packageVersion, '-V, --version', 'show the version')

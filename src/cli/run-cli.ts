@@ -9,6 +9,7 @@ import { parseFaultText } from '../core/faults/fault-text.ts'
 import { demoKeySpec } from '../core/simulator/simulator-core.ts'
 import { createApp, startServer, type RunningServer, type StartServerOptions } from '../node/server.ts'
 import { createProgram, type CliOptions } from './cli-options.ts'
+import { applyConfigFile, type ConfigData } from './config-file.ts'
 
 /** Exit code for bad flags, unreadable files and a port that cannot be bound. */
 export const usageExitCode = 2
@@ -23,32 +24,36 @@ export async function runCli(argv: readonly string[]): Promise<void> {
   const program = createProgram()
     .exitOverride()
     .configureOutput({ writeErr: () => {}, writeOut: (text) => process.stdout.write(text) })
+  let config: ConfigData
   try {
     options = program.parse(argv, { from: 'user' }).opts<CliOptions>()
+    // Flags, then environment variables, then the config file, then the defaults.
+    config = applyConfigFile(program, options.config)
+    options = program.opts<CliOptions>()
   } catch (error) {
     if (error instanceof CommanderError && (error.code === 'commander.helpDisplayed' || error.code === 'commander.version')) return
-    return fail(error instanceof CommanderError ? error.message.replace(/^error: /, '') : String(error))
+    return fail(error instanceof CommanderError ? error.message.replace(/^error: /, '') : (error as Error).message)
   }
 
   let running: RunningServer
   try {
-    running = await startServer(await toServerOptions(options))
+    running = await startServer(await toServerOptions(options, config))
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'EADDRINUSE') return fail(`port ${options.port} on ${options.host} is already in use (try --port 0 for a free port)`)
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return fail(`cannot bind to --host ${options.host}`)
     return fail((error as Error).message)
   }
-  printBanner(running, options)
+  printBanner(running, options, config)
   stopOnSignals(running, options)
 }
 
-async function toServerOptions(options: CliOptions): Promise<StartServerOptions> {
+async function toServerOptions(options: CliOptions, config: ConfigData): Promise<StartServerOptions> {
   const app = createApp({
     seed: options.seed,
     pets: options.pets,
-    fixtures: options.fixtures === undefined ? undefined : readJsonFile(options.fixtures, '--fixtures'),
-    keys: readKeys(options),
+    fixtures: config.inline.fixtures ?? (options.fixtures === undefined ? undefined : readJsonFile(options.fixtures, '--fixtures')),
+    keys: readKeys(options, config),
     latency: options.latency,
     baseUrl: options.basePath,
     ban: options.banAfter === 'off' ? false : { after: options.banAfter, durationMs: options.banFor },
@@ -61,8 +66,9 @@ async function toServerOptions(options: CliOptions): Promise<StartServerOptions>
         ? { allowedHosts: options.allowedHost }
         : { adminToken: options.adminToken, allowedHosts: options.allowedHost },
     prefer: options.prefer,
-    faults: readFaults(options),
+    faults: readFaults(options, config),
     scenario: options.scenario,
+    scenarios: config.scenarios,
   })
   if (options.headersTimeout > options.requestTimeout) {
     throw new UsageError(
@@ -99,11 +105,12 @@ async function loadHandlers(path: string): Promise<RequestHandler[]> {
 }
 
 /** The rules of `--faults` (a JSON array), then those of each `--fault` (the short text form). */
-function readFaults(options: CliOptions): FaultRuleInput[] {
+function readFaults(options: CliOptions, config: ConfigData): FaultRuleInput[] {
   const rules: FaultRuleInput[] = []
-  if (options.faults !== undefined) {
-    const data = readJsonFile(options.faults, '--faults')
-    if (!Array.isArray(data)) throw new UsageError(`--faults ${options.faults} must hold a JSON array of fault rules`)
+  if (config.inline.faults !== undefined || options.faults !== undefined) {
+    const data = config.inline.faults ?? readJsonFile(options.faults!, '--faults')
+    if (!Array.isArray(data))
+      throw new UsageError(`--faults ${options.faults ?? '(in the config file)'} must hold a JSON array of fault rules`)
     rules.push(...(data as FaultRuleInput[]))
   }
   for (const text of options.fault) {
@@ -116,17 +123,17 @@ function readFaults(options: CliOptions): FaultRuleInput[] {
   return rules
 }
 
-function readKeys(options: CliOptions): Record<string, string> | undefined {
+function readKeys(options: CliOptions, config: ConfigData): Record<string, string> | undefined {
   const keys: Record<string, string> = {}
-  if (options.keys !== undefined) {
-    const data = readJsonFile(options.keys, '--keys')
+  if (config.inline.keys !== undefined || options.keys !== undefined) {
+    const data = config.inline.keys ?? readJsonFile(options.keys!, '--keys')
     if (
       typeof data !== 'object' ||
       data === null ||
       Array.isArray(data) ||
       !Object.values(data).every((plan) => typeof plan === 'string')
     ) {
-      throw new UsageError(`--keys ${options.keys} must hold a JSON object of "token": "plan"`)
+      throw new UsageError(`--keys ${options.keys ?? '(in the config file)'} must hold a JSON object of "token": "plan"`)
     }
     Object.assign(keys, data)
   }
@@ -151,8 +158,8 @@ function readJsonFile(path: string, flag: string): unknown {
   }
 }
 
-function printBanner(running: RunningServer, options: CliOptions): void {
-  const usingDemoKeys = options.key.length === 0 && options.keys === undefined
+function printBanner(running: RunningServer, options: CliOptions, config: ConfigData): void {
+  const usingDemoKeys = options.key.length === 0 && options.keys === undefined && config.inline.keys === undefined
   const keys = running.simulator.keys.map((key) => ({
     key: usingDemoKeys && key.token in demoKeySpec ? key.token : key.fingerprint,
     plan: key.planLabel,
