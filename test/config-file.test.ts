@@ -153,3 +153,47 @@ describe('the CLI with --config', () => {
     expect(refused.stderr()).toMatch(/--config .*: unknown key petz/)
   })
 })
+
+describe('the CLI with --watch', () => {
+  it('reloads the config file and the fixtures on change, logs what changed, and keeps the old state on an invalid edit', async () => {
+    const fixtures = join(directory, 'watched-pets.json')
+    writeFileSync(fixtures, JSON.stringify([{ name: 'First', categoryId: 1 }]))
+    const path = configFile({ fixtures, log: 'pretty' })
+    const cli = await startCli(['--config', path, '--port', '0', '--watch'])
+    const names = async () =>
+      ((await (await fetch(`${cli.apiUrl}/pets`, { headers: { authorization: 'Bearer demo-pro-key' } })).json()) as { name: string }[]).map(
+        (pet) => pet.name,
+      )
+    const poll = { timeout: 10_000, interval: 100 }
+    try {
+      expect(await names()).toEqual(['First'])
+      writeFileSync(
+        fixtures,
+        JSON.stringify([
+          { name: 'Second', categoryId: 1 },
+          { name: 'Third', categoryId: 2 },
+        ]),
+      )
+      await expect.poll(names, poll).toEqual(['Second', 'Third'])
+      await expect.poll(() => cli.stdout(), poll).toMatch(/--watch: reloaded \(fixtures changed\)/)
+
+      // An invalid edit: reported, and the simulator keeps what it had.
+      writeFileSync(fixtures, '[{"name": ')
+      await expect
+        .poll(() => cli.stderr(), poll)
+        .toMatch(/--watch: not reloaded, the simulator keeps its state: --fixtures: .* is not valid JSON/)
+      expect(await names()).toEqual(['Second', 'Third'])
+
+      // The config file itself: a scenario, and a key only a restart applies.
+      writeFileSync(fixtures, JSON.stringify([{ name: 'Fourth', categoryId: 1 }]))
+      writeFileSync(path, JSON.stringify({ fixtures, log: 'pretty', scenario: 'empty', pets: 9, host: '127.0.0.2' }))
+      await expect.poll(names, poll).toEqual([])
+      await expect.poll(() => cli.stderr(), poll).toMatch(/--watch: host changed; restart petstore-sim to apply/)
+      writeFileSync(path, JSON.stringify({ fixtures, log: 'pretty', colour: 'red' }))
+      await expect.poll(() => cli.stderr(), poll).toMatch(/not reloaded.*unknown key colour/)
+      expect(await names()).toEqual([])
+    } finally {
+      await cli.stop()
+    }
+  })
+})

@@ -6,10 +6,11 @@ import type { RequestHandler } from 'msw'
 import { defaults } from '../core/simulator/defaults.ts'
 import type { FaultRuleInput } from '../core/faults/fault-rules.ts'
 import { parseFaultText } from '../core/faults/fault-text.ts'
-import { demoKeySpec } from '../core/simulator/simulator-core.ts'
+import { demoKeySpec, type ReconfigurableOptions } from '../core/simulator/simulator-core.ts'
 import { createApp, startServer, type RunningServer, type StartServerOptions } from '../node/server.ts'
 import { createProgram, type CliOptions } from './cli-options.ts'
-import { applyConfigFile, type ConfigData } from './config-file.ts'
+import { applyConfigFile, defaultConfigFile, type ConfigData } from './config-file.ts'
+import { watchInputs, type WatchedInputs } from './watch.ts'
 
 /** Exit code for bad flags, unreadable files and a port that cannot be bound. */
 export const usageExitCode = 2
@@ -21,15 +22,9 @@ export const usageExitCode = 2
  */
 export async function runCli(argv: readonly string[]): Promise<void> {
   let options: CliOptions
-  const program = createProgram()
-    .exitOverride()
-    .configureOutput({ writeErr: () => {}, writeOut: (text) => process.stdout.write(text) })
   let config: ConfigData
   try {
-    options = program.parse(argv, { from: 'user' }).opts<CliOptions>()
-    // Flags, then environment variables, then the config file, then the defaults.
-    config = applyConfigFile(program, options.config)
-    options = program.opts<CliOptions>()
+    ;({ options, config } = readOptions(argv, (text) => process.stdout.write(text)))
   } catch (error) {
     if (error instanceof CommanderError && (error.code === 'commander.helpDisplayed' || error.code === 'commander.version')) return
     return fail(error instanceof CommanderError ? error.message.replace(/^error: /, '') : (error as Error).message)
@@ -46,14 +41,60 @@ export async function runCli(argv: readonly string[]): Promise<void> {
   }
   printBanner(running, options, config)
   stopOnSignals(running, options)
+  if (options.watch === true) {
+    const report = {
+      info: (message: string) => {
+        if (options.log === 'json') process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), message })}\n`)
+        else if (options.log === 'pretty') process.stdout.write(`${message}\n`)
+      },
+      warn: (message: string) => process.stderr.write(`petstore-sim: ${message}\n`),
+    }
+    watchInputs(
+      running.simulator,
+      watchedInputs(options, config),
+      () => {
+        const next = readOptions(argv)
+        return watchedInputs(next.options, next.config)
+      },
+      report,
+    )
+  }
 }
 
-async function toServerOptions(options: CliOptions, config: ConfigData): Promise<StartServerOptions> {
-  const app = createApp({
+/** Flags, then environment variables, then the config file, then the defaults; throws a CommanderError or a ConfigFileError. */
+function readOptions(argv: readonly string[], writeOut: (text: string) => void = () => {}): { options: CliOptions; config: ConfigData } {
+  const program = createProgram()
+    .exitOverride()
+    .configureOutput({ writeErr: () => {}, writeOut })
+  const parsed = program.parse(argv, { from: 'user' }).opts<CliOptions>()
+  const config = applyConfigFile(program, parsed.config)
+  return { options: program.opts<CliOptions>(), config }
+}
+
+/** The options the simulator can take again without a restart (`--watch`), each file read. */
+function reloadableOptions(options: CliOptions, config: ConfigData): ReconfigurableOptions {
+  return {
     seed: options.seed,
     pets: options.pets,
     fixtures: config.inline.fixtures ?? (options.fixtures === undefined ? undefined : readJsonFile(options.fixtures, '--fixtures')),
     keys: readKeys(options, config),
+    faults: readFaults(options, config),
+    scenario: options.scenario,
+    scenarios: config.scenarios,
+  }
+}
+
+/** Every input of `--watch`: the reloadable options, the rest, and the files they come from. */
+function watchedInputs(options: CliOptions, config: ConfigData): WatchedInputs {
+  const { seed: _seed, pets: _pets, fixtures, key: _key, keys, fault: _fault, faults, scenario: _scenario, ...rest } = options
+  const configFile = resolve(config.path ?? defaultConfigFile)
+  const files = [configFile, fixtures, keys, faults].filter((file) => file !== undefined).map((file) => resolve(file))
+  return { simulator: reloadableOptions(options, config), rest, files }
+}
+
+async function toServerOptions(options: CliOptions, config: ConfigData): Promise<StartServerOptions> {
+  const app = createApp({
+    ...reloadableOptions(options, config),
     latency: options.latency,
     baseUrl: options.basePath,
     ban: options.banAfter === 'off' ? false : { after: options.banAfter, durationMs: options.banFor },
@@ -66,9 +107,6 @@ async function toServerOptions(options: CliOptions, config: ConfigData): Promise
         ? { allowedHosts: options.allowedHost }
         : { adminToken: options.adminToken, allowedHosts: options.allowedHost },
     prefer: options.prefer,
-    faults: readFaults(options, config),
-    scenario: options.scenario,
-    scenarios: config.scenarios,
   })
   if (options.headersTimeout > options.requestTimeout) {
     throw new UsageError(

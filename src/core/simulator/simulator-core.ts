@@ -16,7 +16,7 @@ import { createSimulatorEvents, type SimulatorEvents } from './simulator-events.
 import { readSnapshot, type SimulatorSnapshot } from './simulator-state.ts'
 import { scenarioTable, type ScenarioDefinition, type ScenarioSummary } from './scenarios.ts'
 import type { StateSnapshot } from './state-snapshot.ts'
-import { createStateControl } from './state-control.ts'
+import { createStateControl, type StateConfig } from './state-control.ts'
 
 /** The demo keys used when no keys are given, one per plan (`fixtures/demo-keys.json`). */
 export const demoKeySpec: KeySpec = demoKeys
@@ -112,7 +112,17 @@ export interface SimulatorCore {
   scenarios(): ScenarioSummary[]
   /** Switches to a scenario: a reset into it. A `RangeError` for an unknown or invalid one, and nothing changes. */
   useScenario(name: string): void
+  /**
+   * Replaces the catalogue, keys, fault rules and scenarios the simulator was
+   * created with (a reloaded config file), then resets into the scenario
+   * named, or the active one: checked first, or a `RangeError` and nothing
+   * changes. Other options stay as created.
+   */
+  reconfigure(options: ReconfigurableOptions): void
 }
+
+/** The options {@link SimulatorCore.reconfigure} replaces. */
+export type ReconfigurableOptions = Pick<SimulatorOptions, 'seed' | 'pets' | 'fixtures' | 'keys' | 'faults' | 'scenarios' | 'scenario'>
 
 /** Pets whose JSON text is kept: more than the pages listPets can show (3 statuses and none, 100 each). */
 const petJsonCacheSize = 10_000
@@ -168,10 +178,7 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     basePath,
     petJson: state.petJson,
     random: state.random,
-    scenarios: scenarioTable(options.scenarios),
-    catalogue: { seed, pets: options.pets ?? defaults.pets, fixtures: options.fixtures, defaultStatus },
-    faultRules: options.faults ?? [],
-    keys: options.keys,
+    ...stateConfig(options, defaultStatus),
     useKeyRing(next) {
       ring = next
     },
@@ -207,6 +214,7 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     },
     scenarios: control.scenarios,
     useScenario: control.useScenario,
+    reconfigure: (next) => control.reconfigure(stateConfig(next, defaultStatus), next.scenario),
     snapshot: control.snapshot,
     restore: control.restore,
     state: () =>
@@ -222,6 +230,16 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
         basePath,
         deprecation: state.deprecation,
       }),
+  }
+}
+
+/** What scenarios are made from, read from options. */
+function stateConfig(options: ReconfigurableOptions, defaultStatus: PetStatus): StateConfig {
+  return {
+    scenarios: scenarioTable(options.scenarios),
+    catalogue: { seed: options.seed ?? defaults.seed, pets: options.pets ?? defaults.pets, fixtures: options.fixtures, defaultStatus },
+    faultRules: options.faults ?? [],
+    keys: options.keys,
   }
 }
 

@@ -13,7 +13,18 @@ import type { RandomSource } from './simulator-context.ts'
 import { fromSnapshotBuckets, parseSnapshot, snapshotFormat, toSnapshotBuckets, type StateSnapshot } from './state-snapshot.ts'
 
 /** The parts of one simulator whose state a reset, a scenario or a snapshot replaces. */
-export interface StateParts {
+/** What scenarios are made from: the user's scenarios and the options they fall back on. {@link StateControl.reconfigure} replaces it. */
+export interface StateConfig {
+  readonly scenarios: ReadonlyMap<string, ScenarioDefinition>
+  /** The catalogue of the options, for scenarios that do not bring their own. */
+  readonly catalogue: CatalogueDefaults
+  /** The fault rules of the options, for scenarios that do not bring their own. */
+  readonly faultRules: readonly FaultRuleInput[]
+  /** The keys of the options (the demo keys when undefined), for scenarios that do not bring their own. */
+  readonly keys: KeySpec | undefined
+}
+
+export interface StateParts extends StateConfig {
   readonly store: PetStore
   readonly limiter: RateLimiter
   readonly journal: RequestJournal
@@ -23,13 +34,6 @@ export interface StateParts {
   readonly basePath: string
   readonly petJson: JsonCache
   readonly random: RandomSource
-  readonly scenarios: ReadonlyMap<string, ScenarioDefinition>
-  /** The catalogue of the options, for scenarios that do not bring their own. */
-  readonly catalogue: CatalogueDefaults
-  /** The fault rules of the options, for scenarios that do not bring their own. */
-  readonly faultRules: readonly FaultRuleInput[]
-  /** The keys of the options (the demo keys when undefined), for scenarios that do not bring their own. */
-  readonly keys: KeySpec | undefined
   /** Puts a key ring in force. */
   useKeyRing(ring: KeyRing): void
   /** Runs a change with the parts' own events held back, then publishes one `reset`. */
@@ -46,6 +50,12 @@ export interface StateControl {
   useScenario(name: string): void
   snapshot(): StateSnapshot
   restore(data: unknown): void
+  /**
+   * New scenarios and options to fall back on (a reloaded config file), and a
+   * reset into the scenario named (default: the active one) made from them;
+   * or a `RangeError` and nothing changes.
+   */
+  reconfigure(config: StateConfig, scenario?: string): void
 }
 
 /** A scenario made ready to switch to: everything in it computed and checked. */
@@ -62,23 +72,24 @@ interface PreparedScenario {
 export function createStateControl(parts: StateParts): StateControl {
   const { store, limiter, clock, faults } = parts
   let active: PreparedScenario | undefined
+  let config: StateConfig = parts
 
   /** Everything a scenario needs computed and checked, before anything changes. */
   const prepare = (name: string): PreparedScenario => {
-    const definition = parts.scenarios.get(name)
+    const definition = config.scenarios.get(name)
     if (definition === undefined) {
-      throw new RangeError(`No scenario ${JSON.stringify(name)} (there are ${[...parts.scenarios.keys()].join(', ')})`)
+      throw new RangeError(`No scenario ${JSON.stringify(name)} (there are ${[...config.scenarios.keys()].join(', ')})`)
     }
     try {
-      const rules = definition.faults ?? parts.faultRules
+      const rules = definition.faults ?? config.faultRules
       // Checked on rules of their own, so that a bad rule changes nothing.
       const check = createFaultRules(parts.table, () => 0, parts.basePath)
       for (const rule of rules) check.add(rule)
-      const spec = definition.keys ?? parts.keys
+      const spec = definition.keys ?? config.keys
       return {
         name,
         definition,
-        pets: scenarioPets(definition, parts.catalogue),
+        pets: scenarioPets(definition, config.catalogue),
         keyRing: createKeyRing(spec ?? demoKeys),
         demoKeys: spec === undefined,
         faults: rules,
@@ -140,7 +151,7 @@ export function createStateControl(parts: StateParts): StateControl {
       return current().demoKeys
     },
     reset: () => parts.quietly(startOver),
-    scenarios: () => [...parts.scenarios].map(([name, definition]) => ({ name, description: definition.description ?? '' })),
+    scenarios: () => [...config.scenarios].map(([name, definition]) => ({ name, description: definition.description ?? '' })),
     useScenario(name) {
       const prepared = prepare(name)
       parts.quietly(() => {
@@ -149,6 +160,21 @@ export function createStateControl(parts: StateParts): StateControl {
       })
     },
     snapshot,
+    reconfigure(next, scenario) {
+      const previous = config
+      config = next
+      let prepared: PreparedScenario
+      try {
+        prepared = prepare(scenario ?? current().name)
+      } catch (error) {
+        config = previous
+        throw error
+      }
+      parts.quietly(() => {
+        switchTo(prepared)
+        startOver()
+      })
+    },
     restore(data) {
       const parsed = parseSnapshot(data)
       const target = parsed.scenario === active?.name ? current() : prepare(parsed.scenario)

@@ -192,3 +192,32 @@ describe('scenarios', () => {
     expect(other.store.size).toBe(0)
   })
 })
+
+describe('simulator.reconfigure()', () => {
+  it('replaces catalogue, keys, faults and scenarios, and resets into the active scenario', () => {
+    const sim = simulator({ scenario: 'all-sold' })
+    sim.store.create({ name: 'Gone', categoryId: 1 })
+    sim.reconfigure({
+      fixtures: [{ name: 'Fixed', categoryId: 3, status: 'available' }],
+      keys: { 'new-key': 'free' },
+      faults: [{ operation: 'getPet', status: 503 }],
+    })
+    expect(sim.scenario).toBe('all-sold')
+    expect(sim.store.all()).toEqual([{ id: 1, name: 'Fixed', categoryId: 3, status: 'sold' }])
+    expect(sim.keys.map((key) => key.token)).toEqual(['new-key'])
+    expect(sim.faults.list()).toMatchObject([{ operation: 'getPet', status: 503 }])
+    sim.reconfigure({ pets: 2, scenarios: { mine: { description: 'Mine', pets: 1 } }, scenario: 'mine' })
+    expect(sim.scenario).toBe('mine')
+    expect(sim.store.size).toBe(1)
+  })
+
+  it('refuses a bad configuration and changes nothing', () => {
+    const sim = simulator()
+    sim.store.create({ name: 'Kept', categoryId: 1 })
+    expect(() => sim.reconfigure({ fixtures: [{ name: '' }] })).toThrow(/Scenario default: Pet fixture #0/)
+    expect(() => sim.reconfigure({ scenario: 'nowhere' })).toThrow(/No scenario "nowhere"/)
+    expect(() => sim.reconfigure({ scenarios: { 'bad name': {} } })).toThrow(/Scenario name/)
+    expect(sim.store.size).toBe(11)
+    expect(sim.keys.map((key) => key.token)).toEqual(['alpha-key', 'beta-key'])
+  })
+})
