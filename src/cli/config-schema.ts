@@ -1,6 +1,6 @@
 import type { Command, Option } from 'commander'
 import * as z from 'zod'
-import { ScenarioSchema } from '../core/simulator/scenarios.ts'
+import { ScenarioSchema } from '../core/simulator/scenario-schema.ts'
 import { configurableOptions } from './config-file.ts'
 
 /** Where the package ships the JSON Schema of the config file (`"$schema"` in the file points editors to it). */

@@ -1,13 +1,13 @@
-import * as z from 'zod'
 import type { ApiKey, KeySpec } from '../access/api-keys.ts'
 import type { BucketRecord } from '../access/rate-limiter.ts'
 import { keyCallerPrefix } from '../access/rate-limiter.ts'
 import type { Pet, PetStatus } from '../api/pet-types.ts'
-import { describeIssues, PetStatusSchema } from '../api/schemas.ts'
+import { describeIssues } from '../api/schemas.ts'
 import { parseFixturePets } from '../catalogue/fixture-pets.ts'
 import { generatePets } from '../catalogue/seed-pets.ts'
 import type { FaultRuleInput } from '../faults/fault-rules.ts'
 import type { Instant } from '../time/clock.ts'
+import { ScenarioSchema } from './scenario-schema.ts'
 
 /** How much of a window a scenario marks as used: a number of requests, or `"all"` (the plan's limit). */
 export type ScenarioUsage = number | 'all'
@@ -68,21 +68,6 @@ export const builtInScenarios: Readonly<Record<string, ScenarioDefinition>> = Ob
       { delay: { min: 200, max: 2000 }, probability: 0.25 },
     ],
   },
-})
-
-const usageSchema = z.union([z.int().min(0), z.literal('all')])
-
-/** A scenario's definition, checked wherever it comes from (options, a config file). */
-export const ScenarioSchema = z.strictObject({
-  description: z.string().optional(),
-  pets: z.int().min(0).max(1_000_000).optional(),
-  seed: z.int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
-  fixtures: z.unknown().optional(),
-  status: PetStatusSchema.optional(),
-  clock: z.strictObject({ set: z.union([z.string(), z.int()]).optional(), freeze: z.boolean().optional() }).optional(),
-  faults: z.array(z.looseObject({})).optional(),
-  keys: z.record(z.string(), z.string()).optional(),
-  usage: z.record(z.string(), z.strictObject({ minute: usageSchema.optional(), day: usageSchema.optional() })).optional(),
 })
 
 export const scenarioNamePattern = /^[a-z0-9][a-z0-9._-]{0,63}$/i
