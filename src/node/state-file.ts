@@ -52,20 +52,27 @@ export function openStateFile(simulator: SimulatorCore, options: StateFileOption
     dirty = true
   })
   let writing: Promise<void> = Promise.resolve()
+  let busy = false
   let closed = false
 
   const save = (): Promise<void> => {
     // One write at a time, in order: the last one started holds the newest state.
     writing = writing.then(async () => {
+      busy = true
       dirty = false
-      await writeAtomically(path, JSON.stringify(simulator.snapshot()))
+      try {
+        await writeAtomically(path, JSON.stringify(simulator.snapshot()))
+      } finally {
+        busy = false
+      }
     })
     return writing
   }
   const timer =
     intervalMs > 0
       ? setInterval(() => {
-          if (!dirty) return
+          // A write still going on (a large state, a short interval) is not queued behind: the next tick sees `dirty`.
+          if (!dirty || busy) return
           save().catch((error: Error) => {
             dirty = true
             onError(new Error(`--state: cannot write ${path} (${error.message})`))
