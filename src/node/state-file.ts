@@ -2,6 +2,7 @@ import { closeSync, fsyncSync, openSync, readFileSync } from 'node:fs'
 import { open, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
+import type { StateSnapshot } from '../core/simulator/state-snapshot.ts'
 import { defaults } from '../core/simulator/defaults.ts'
 
 /** Where a simulator's state lives between runs (`--state`, `startServer({ state })`). */
@@ -61,7 +62,7 @@ export function openStateFile(simulator: SimulatorCore, options: StateFileOption
       busy = true
       dirty = false
       try {
-        await writeAtomically(path, JSON.stringify(simulator.snapshot()))
+        await writeAtomically(path, simulator.snapshot())
       } finally {
         busy = false
       }
@@ -130,12 +131,30 @@ function temporaryPath(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.tmp`)
 }
 
-/** Writes `text` to `path` whole or not at all: temporary file, fsync, rename, then fsync of the directory (best effort). */
-async function writeAtomically(path: string, text: string): Promise<void> {
+/** Pets serialised per write: about 650 KB of JSON, a few milliseconds of work between two turns of the event loop. */
+const petsPerChunk = 10_000
+
+/**
+ * Writes a snapshot to `path` whole or not at all: temporary file, fsync,
+ * rename, then fsync of the directory (best effort). The pets are written in
+ * chunks, with the event loop free between them, so that requests are not
+ * held up for the whole serialisation (about 0.5 s for a million pets in one
+ * `JSON.stringify`). The snapshot was taken at once before: its pets are a
+ * copy of the list, and pets are frozen, so the file is one consistent state.
+ */
+async function writeAtomically(path: string, snapshot: StateSnapshot): Promise<void> {
   const temporary = temporaryPath(path)
   const file = await open(temporary, 'w', 0o600)
   try {
-    await file.writeFile(text, 'utf8')
+    const { pets } = snapshot.catalogue
+    // The document with an empty pet list, split where the pets go.
+    const [head, tail] = JSON.stringify({ ...snapshot, catalogue: { ...snapshot.catalogue, pets: [] } }).split('"pets":[]')
+    await file.write(`${head}"pets":[`)
+    for (let start = 0; start < pets.length; start += petsPerChunk) {
+      const chunk = JSON.stringify(pets.slice(start, start + petsPerChunk)).slice(1, -1)
+      await file.write(start === 0 ? chunk : `,${chunk}`)
+    }
+    await file.write(`]${tail}`)
     await file.sync()
   } catch (error) {
     await file.close()
