@@ -217,8 +217,11 @@ function printBanner(running: RunningServer, options: CliOptions, config: Config
     lines.push(usingDemoKeys ? 'Demo API keys (send "Authorization: Bearer <key>"):' : 'API keys (fingerprints; the keys are yours):')
     for (const key of keys) lines.push(`  ${key.key.padEnd(22)} ${key.plan.padEnd(24)} ${key.perMinute}/min, ${key.perDay}/day`)
     lines.push(
-      `Control endpoints: ${control}/health, /reset, /clock, /requests, /faults (${options.adminToken === undefined ? 'loopback clients only' : 'with the admin token'})`,
+      `Control endpoints: ${control}/health, /reset, /clock, /requests, /faults, /snapshot, /scenario (${options.adminToken === undefined ? 'loopback clients only' : 'with the admin token'})`,
     )
+    if (running.simulator.scenario !== 'default') lines.push(`Scenario: ${running.simulator.scenario}`)
+    if (options.state !== undefined)
+      lines.push(`State file: ${options.state} (saved on exit, and every ${options.stateInterval} ms after a change)`)
     lines.push(`OpenAPI document: ${running.url}/openapi.json (or .yaml)`)
     lines.push(`Dashboard: ${control}/ (keys, limits, requests, clock and faults, live in the browser)`)
   }
