@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright-core'
 import { createServer as createViteServer, type ViteDevServer } from 'vite'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest'
 import { generatePets } from '../src/core/catalogue/seed-pets.ts'
+import { createSimulator } from '../src/simulator.ts'
 import { startCli } from './support/cli-process.ts'
 import { launchChromium } from './support/chromium.ts'
 
@@ -261,5 +262,26 @@ describe('cross-origin use of the standalone CLI', () => {
     } finally {
       bare.close()
     }
+  })
+})
+
+describe('snapshots between runtimes', () => {
+  it('a snapshot taken in Node restores in the page under setupWorker, and the page’s restores in Node', async () => {
+    const node = createSimulator({ seed, keys: { 'browser-key': 'pro', 'browser-tiny-key': 'enterprise:2/100' } })
+    node.store.create({ name: 'Made in Node', categoryId: 5, status: 'pending' })
+    node.clock.advance(86_400_000)
+    node.faults.add({ operation: 'getPet', status: 503, times: 3 })
+    await open(`mode=worker&seed=${seed}`)
+    await page.evaluate((data) => window.petstore.restore(data), JSON.parse(JSON.stringify(node.snapshot())))
+    expect((await call('/pets/51')).status).toBe(503)
+    await page.evaluate(() => window.petstore.addFault({ operation: 'createPet', status: 500, times: 1 }))
+    const created = await call('/pets', { method: 'POST', body: JSON.stringify({ name: 'Made in Chromium', categoryId: 1 }) })
+    expect(created.status).toBe(500)
+    const fromPage = await page.evaluate(() => window.petstore.snapshot())
+    const back = createSimulator({ seed: 1, pets: 0 })
+    back.restore(fromPage)
+    expect(back.store.get(51)).toEqual({ id: 51, name: 'Made in Node', categoryId: 5, status: 'pending' })
+    expect(back.faults.list()).toEqual([{ id: 'f1', operation: 'getPet', status: 503, remaining: 2 }])
+    expect(Math.abs(back.clock.now() - node.clock.now())).toBeLessThan(60_000)
   })
 })

@@ -9,6 +9,7 @@ import type { FaultRuleInput } from '../core/faults/fault-rules.ts'
 import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
 import { dashboardResponse } from './dashboard/dashboard-page.ts'
 import { createEventStreams, type EventStreamOptions } from './dashboard/event-stream.ts'
+import { createStateRoutes } from './state-routes.ts'
 
 /** The path under which the control endpoints live, outside the API prefix. */
 export const controlPath = '/__sim'
@@ -27,7 +28,7 @@ export interface ControlOptions {
 }
 
 interface ControlRoute {
-  readonly method: 'GET' | 'POST' | 'DELETE'
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE'
   /** Under {@link controlPath}; `{id}` stands for one path segment. */
   readonly path: string
   readonly name: string
@@ -47,7 +48,8 @@ interface ControlRoute {
  *   `DELETE /__sim/faults/{id}`, `DELETE /__sim/faults`: the fault rules;
  * - `GET /__sim/` (and `/__sim`): the dashboard, one self-contained page;
  * - `GET /__sim/state`: `simulator.state()`, what the dashboard shows;
- * - `GET /__sim/events`: server-sent events of requests and state changes, for the dashboard.
+ * - `GET /__sim/events`: server-sent events of requests and state changes, for the dashboard;
+ * - `GET|PUT /__sim/snapshot`, `GET|POST /__sim/scenario`: the whole state, and scenarios (`state-routes.ts`).
  */
 export interface ControlPlane {
   /** Every method a control route uses. */
@@ -153,6 +155,7 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
         return jsonResponse({ faults: simulator.faults.list() }, 200)
       },
     },
+    ...createStateRoutes(simulator, readJson),
   ]
 
   return {

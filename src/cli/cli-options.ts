@@ -8,9 +8,10 @@ import { defaults } from '../core/simulator/defaults.ts'
 import type { Latency } from '../core/simulator/simulator-context.ts'
 import { engines, type Engine } from '../node/lane-types.ts'
 import { logFormats, type LogFormat } from '../node/request-log.ts'
+import { withStateOptions, type StateCliOptions } from './state-options.ts'
 
 /** What the command line asks for, before any file is read. */
-export interface CliOptions {
+export interface CliOptions extends StateCliOptions {
   port: number
   host: string
   seed?: number
@@ -45,7 +46,7 @@ const envPrefix = 'PETSTORE_SIM_'
  */
 export function createProgram(): Command {
   const option = (flags: string, description: string, envName: string) => new Option(flags, description).env(`${envPrefix}${envName}`)
-  return new Command('petstore-sim')
+  const program = new Command('petstore-sim')
     .description('Simulates the Animal Store API over HTTP for frontend development and contract tests.')
     .addOption(
       option('-p, --port <n>', 'port to listen on; 0 picks a free port', 'PORT')
@@ -186,6 +187,7 @@ Control endpoints (no API key; loopback clients only, unless --admin-token is gi
   GET /__sim/health   POST /__sim/reset   GET|POST /__sim/clock   GET /__sim/requests   GET|POST|DELETE /__sim/faults
 The OpenAPI document: GET /openapi.json, GET /openapi.yaml`,
     )
+  return withStateOptions(program, { option, parseDuration: parseDurationFlag, formatDuration })
 }
 
 const packageVersion: string = packageJson.version

@@ -6,13 +6,15 @@ import type { RequestHandler } from 'msw'
 import { defaults } from '../core/simulator/defaults.ts'
 import type { FaultRuleInput } from '../core/faults/fault-rules.ts'
 import { parseFaultText } from '../core/faults/fault-text.ts'
-import { demoKeySpec } from '../core/simulator/simulator-core.ts'
+import { demoKeySpec, type ReconfigurableOptions } from '../core/simulator/simulator-core.ts'
 import { createNodeApp } from '../node/node-app.ts'
+import { createRequestLogger } from '../node/request-log.ts'
 import { startServer, type RunningServer, type StartServerOptions } from '../node/server.ts'
 import { createProgram, type CliOptions } from './cli-options.ts'
+import { applyConfigFile, defaultConfigFile, type ConfigData } from './config-file.ts'
 import { guardStandardOutput, type GuardedOutput } from './guarded-output.ts'
-import { createRequestLogger } from '../node/request-log.ts'
 import { runVerifyCommand, verifyHelpLine } from './verify-command.ts'
+import { watchInputs, type WatchedInputs } from './watch.ts'
 
 /** Exit code for bad flags, unreadable files and a port that cannot be bound. */
 export const usageExitCode = 2
@@ -27,38 +29,82 @@ export async function runCli(argv: readonly string[]): Promise<void> {
   // `petstore-sim verify …` checks another API; everything else serves one.
   if (argv[0] === 'verify') return runVerifyCommand(argv.slice(1))
   let options: CliOptions
+  let config: ConfigData
   const output = guardStandardOutput()
-  const program = createProgram()
-    .addHelpText('after', verifyHelpLine)
-    .exitOverride()
-    .configureOutput({ writeErr: () => {}, writeOut: (text) => output.writeLine(text.replace(/\n$/, '')) })
   try {
-    options = program.parse(argv, { from: 'user' }).opts<CliOptions>()
+    ;({ options, config } = readOptions(argv, (text) => output.writeLine(text.replace(/\n$/, ''))))
   } catch (error) {
     if (error instanceof CommanderError && (error.code === 'commander.helpDisplayed' || error.code === 'commander.version')) return
-    return fail(error instanceof CommanderError ? error.message.replace(/^error: /, '') : String(error))
+    return fail(error instanceof CommanderError ? error.message.replace(/^error: /, '') : (error as Error).message)
   }
 
   let running: RunningServer
   try {
-    running = await startServer(await toServerOptions(options, output))
+    running = await startServer(await toServerOptions(options, config, output))
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'EADDRINUSE') return fail(`port ${options.port} on ${options.host} is already in use (try --port 0 for a free port)`)
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return fail(`cannot bind to --host ${options.host}`)
     return fail((error as Error).message)
   }
-  printBanner(running, options, output)
+  printBanner(running, options, config, output)
   output.serving()
   stopOnSignals(running, options, output)
+  if (options.watch === true) {
+    const report = {
+      info: (message: string) => {
+        if (options.log === 'json') output.writeLine(JSON.stringify({ time: new Date().toISOString(), message }))
+        else if (options.log === 'pretty') output.writeLine(message)
+      },
+      warn: (message: string) => process.stderr.write(`petstore-sim: ${message}\n`),
+    }
+    watchInputs(
+      running.simulator,
+      watchedInputs(options, config),
+      () => {
+        const next = readOptions(argv)
+        return watchedInputs(next.options, next.config)
+      },
+      report,
+    )
+  }
 }
 
-async function toServerOptions(options: CliOptions, output: GuardedOutput): Promise<StartServerOptions> {
-  const app = createNodeApp({
+/** Flags, then environment variables, then the config file, then the defaults; throws a CommanderError or a ConfigFileError. */
+function readOptions(argv: readonly string[], writeOut: (text: string) => void = () => {}): { options: CliOptions; config: ConfigData } {
+  const program = createProgram()
+    .addHelpText('after', verifyHelpLine)
+    .exitOverride()
+    .configureOutput({ writeErr: () => {}, writeOut })
+  const parsed = program.parse(argv, { from: 'user' }).opts<CliOptions>()
+  const config = applyConfigFile(program, parsed.config)
+  return { options: program.opts<CliOptions>(), config }
+}
+
+/** The options the simulator can take again without a restart (`--watch`), each file read. */
+function reloadableOptions(options: CliOptions, config: ConfigData): ReconfigurableOptions {
+  return {
     seed: options.seed,
     pets: options.pets,
-    fixtures: options.fixtures === undefined ? undefined : readJsonFile(options.fixtures, '--fixtures'),
-    keys: readKeys(options),
+    fixtures: config.inline.fixtures ?? (options.fixtures === undefined ? undefined : readJsonFile(options.fixtures, '--fixtures')),
+    keys: readKeys(options, config),
+    faults: readFaults(options, config),
+    scenario: options.scenario,
+    scenarios: config.scenarios,
+  }
+}
+
+/** Every input of `--watch`: the reloadable options, the rest, and the files they come from. */
+function watchedInputs(options: CliOptions, config: ConfigData): WatchedInputs {
+  const { seed: _seed, pets: _pets, fixtures, key: _key, keys, fault: _fault, faults, scenario: _scenario, ...rest } = options
+  const configFile = resolve(config.path ?? defaultConfigFile)
+  const files = [configFile, fixtures, keys, faults].filter((file) => file !== undefined).map((file) => resolve(file))
+  return { simulator: reloadableOptions(options, config), rest, files }
+}
+
+async function toServerOptions(options: CliOptions, config: ConfigData, output: GuardedOutput): Promise<StartServerOptions> {
+  const app = createNodeApp({
+    ...reloadableOptions(options, config),
     latency: options.latency,
     baseUrl: options.basePath,
     ban: options.banAfter === 'off' ? false : { after: options.banAfter, durationMs: options.banFor },
@@ -71,7 +117,6 @@ async function toServerOptions(options: CliOptions, output: GuardedOutput): Prom
         ? { allowedHosts: options.allowedHost }
         : { adminToken: options.adminToken, allowedHosts: options.allowedHost },
     prefer: options.prefer,
-    faults: readFaults(options),
   })
   if (options.headersTimeout > options.requestTimeout) {
     throw new UsageError(
@@ -89,6 +134,7 @@ async function toServerOptions(options: CliOptions, output: GuardedOutput): Prom
     log: options.log === 'silent' ? 'silent' : createRequestLogger(options.log, (line) => output.writeLine(line)),
     engine: options.engine,
     handlers: options.handlers === undefined ? undefined : await loadHandlers(options.handlers),
+    state: options.state === undefined ? undefined : { path: options.state, intervalMs: options.stateInterval },
   }
 }
 
@@ -108,11 +154,12 @@ async function loadHandlers(path: string): Promise<RequestHandler[]> {
 }
 
 /** The rules of `--faults` (a JSON array), then those of each `--fault` (the short text form). */
-function readFaults(options: CliOptions): FaultRuleInput[] {
+function readFaults(options: CliOptions, config: ConfigData): FaultRuleInput[] {
   const rules: FaultRuleInput[] = []
-  if (options.faults !== undefined) {
-    const data = readJsonFile(options.faults, '--faults')
-    if (!Array.isArray(data)) throw new UsageError(`--faults ${options.faults} must hold a JSON array of fault rules`)
+  if (config.inline.faults !== undefined || options.faults !== undefined) {
+    const data = config.inline.faults ?? readJsonFile(options.faults!, '--faults')
+    if (!Array.isArray(data))
+      throw new UsageError(`--faults ${options.faults ?? '(in the config file)'} must hold a JSON array of fault rules`)
     rules.push(...(data as FaultRuleInput[]))
   }
   for (const text of options.fault) {
@@ -125,17 +172,17 @@ function readFaults(options: CliOptions): FaultRuleInput[] {
   return rules
 }
 
-function readKeys(options: CliOptions): Record<string, string> | undefined {
+function readKeys(options: CliOptions, config: ConfigData): Record<string, string> | undefined {
   const keys: Record<string, string> = {}
-  if (options.keys !== undefined) {
-    const data = readJsonFile(options.keys, '--keys')
+  if (config.inline.keys !== undefined || options.keys !== undefined) {
+    const data = config.inline.keys ?? readJsonFile(options.keys!, '--keys')
     if (
       typeof data !== 'object' ||
       data === null ||
       Array.isArray(data) ||
       !Object.values(data).every((plan) => typeof plan === 'string')
     ) {
-      throw new UsageError(`--keys ${options.keys} must hold a JSON object of "token": "plan"`)
+      throw new UsageError(`--keys ${options.keys ?? '(in the config file)'} must hold a JSON object of "token": "plan"`)
     }
     Object.assign(keys, data)
   }
@@ -160,8 +207,8 @@ function readJsonFile(path: string, flag: string): unknown {
   }
 }
 
-function printBanner(running: RunningServer, options: CliOptions, output: GuardedOutput): void {
-  const usingDemoKeys = options.key.length === 0 && options.keys === undefined
+function printBanner(running: RunningServer, options: CliOptions, config: ConfigData, output: GuardedOutput): void {
+  const usingDemoKeys = options.key.length === 0 && options.keys === undefined && config.inline.keys === undefined
   const keys = running.simulator.keys.map((key) => ({
     key: usingDemoKeys && key.token in demoKeySpec ? key.token : key.fingerprint,
     plan: key.planLabel,
@@ -189,8 +236,11 @@ function printBanner(running: RunningServer, options: CliOptions, output: Guarde
     lines.push(usingDemoKeys ? 'Demo API keys (send "Authorization: Bearer <key>"):' : 'API keys (fingerprints; the keys are yours):')
     for (const key of keys) lines.push(`  ${key.key.padEnd(22)} ${key.plan.padEnd(24)} ${key.perMinute}/min, ${key.perDay}/day`)
     lines.push(
-      `Control endpoints: ${control}/health, /reset, /clock, /requests, /faults (${options.adminToken === undefined ? 'loopback clients only' : 'with the admin token'})`,
+      `Control endpoints: ${control}/health, /reset, /clock, /requests, /faults, /snapshot, /scenario (${options.adminToken === undefined ? 'loopback clients only' : 'with the admin token'})`,
     )
+    if (running.simulator.scenario !== 'default') lines.push(`Scenario: ${running.simulator.scenario}`)
+    if (options.state !== undefined)
+      lines.push(`State file: ${options.state} (saved on exit, and every ${options.stateInterval} ms after a change)`)
     lines.push(`OpenAPI document: ${running.url}/openapi.json (or .yaml)`)
     lines.push(`Dashboard: ${control}/ (keys, limits, requests, clock and faults, live in the browser)`)
   }

@@ -32,7 +32,7 @@ export function createControlHandlers(
   }
   return [
     ...control.routes.map((route) =>
-      http[route.method.toLowerCase() as 'get' | 'post' | 'delete'](urlPattern(undefined, `${controlPath}${route.path}`), answer),
+      http[route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](urlPattern(undefined, `${controlPath}${route.path}`), answer),
     ),
     http.all(urlPattern(undefined, controlPath, { subtree: true }), answer),
   ]

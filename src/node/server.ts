@@ -8,6 +8,7 @@ import { defaults } from '../core/simulator/defaults.ts'
 import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
 import { ConnectionGuard } from './connection-guard.ts'
 import { clientErrorAnswer, originInRawPacket, rawHttpResponse } from './raw-client-error.ts'
+import { openStateFile, type StateFileOptions } from './state-file.ts'
 import { createServingListener, type ListenerOptions } from './request-listener.ts'
 import { fromIncomingMessage } from './request-view.ts'
 
@@ -207,6 +208,8 @@ export interface StartServerOptions extends ServerOptions {
   readonly port?: number
   /** Default 127.0.0.1. */
   readonly host?: string
+  /** A file the state is restored from at start (when it exists) and saved to on `close()` and periodically (see `state-file.ts`). */
+  readonly state?: string | StateFileOptions
 }
 
 /** A listening simulator. */
@@ -232,6 +235,11 @@ export interface RunningServer {
  */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const { server, app, ready, close } = createServer(options)
+  // Before listening: a state file that cannot be restored stops start-up (StateFileError) and is never written.
+  const stateFile =
+    options.state === undefined
+      ? undefined
+      : openStateFile(app.simulator, typeof options.state === 'string' ? { path: options.state } : options.state)
   await ready
   const host = options.host ?? defaults.host
   await new Promise<void>((resolve, reject) => {
@@ -240,9 +248,17 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       server.off('error', reject)
       resolve()
     })
+  }).catch((error: unknown) => {
+    // Not started: nothing happened that the file should keep.
+    stateFile?.discard()
+    throw error
   })
   const address = server.address() as AddressInfo
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address
   const url = `http://${hostPart}:${address.port}`
-  return { url, apiUrl: `${url}${app.simulator.basePath}`, server, app, simulator: app.simulator, close }
+  const closeAndSave = async (graceMs?: number) => {
+    await close(graceMs)
+    await stateFile?.close()
+  }
+  return { url, apiUrl: `${url}${app.simulator.basePath}`, server, app, simulator: app.simulator, close: closeAndSave }
 }

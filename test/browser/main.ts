@@ -34,6 +34,11 @@ let apiUrl: string
 let addFault: (rule: Record<string, unknown>) => string = () => {
   throw new Error('fault rules are added over HTTP in remote mode')
 }
+/** In worker mode, the page's own simulator's state (`simulator.snapshot()`, `restore()`), to carry between runtimes. */
+let snapshot: () => unknown = () => {
+  throw new Error('snapshots are taken over HTTP in remote mode')
+}
+let restore: (data: unknown) => void = snapshot
 if (mode === 'worker') {
   const simulator = createSimulator({
     seed: Number(params.get('seed') ?? 1),
@@ -42,6 +47,8 @@ if (mode === 'worker') {
   await setupWorker(...simulator.handlers).start({ quiet: true, onUnhandledFrame: 'bypass' })
   apiUrl = `${location.origin}/v1`
   addFault = (rule) => simulator.faults.add(rule)
+  snapshot = () => JSON.parse(JSON.stringify(simulator.snapshot()))
+  restore = (data) => simulator.restore(data)
 } else {
   apiUrl = params.get('api')!
 }
@@ -82,7 +89,15 @@ await render()
 
 declare global {
   interface Window {
-    petstore: { call: typeof call; attempt: typeof attempt; addFault: typeof addFault; render: typeof render; ready: boolean }
+    petstore: {
+      call: typeof call
+      attempt: typeof attempt
+      addFault: typeof addFault
+      render: typeof render
+      snapshot: typeof snapshot
+      restore: typeof restore
+      ready: boolean
+    }
   }
 }
 /** A request whose failure is an answer too: a network error comes back as `{ error }`, not as a thrown error. */
@@ -94,4 +109,4 @@ async function attempt(path: string, init: RequestInit & { key?: string | null }
   }
 }
 
-window.petstore = { call, attempt, addFault, render, ready: true }
+window.petstore = { call, attempt, addFault, render, snapshot, restore, ready: true }

@@ -6,8 +6,8 @@ import type { PlainResponse } from '../../core/pipeline/plain-http.ts'
  * works with no network and no install. It talks to the control endpoints
  * only: `GET /__sim/events` (read with `fetch`, not `EventSource`, so that it
  * can send the admin token like every other request), `GET /__sim/state`,
- * and the POSTs and DELETEs of `/__sim/clock`, `/__sim/reset` and
- * `/__sim/faults`. When one answers 401 `admin_unauthorized`, it asks for
+ * and the POSTs and DELETEs of `/__sim/clock`, `/__sim/reset`,
+ * `/__sim/faults` and `/__sim/scenario` (with `GET /__sim/scenario`). When one answers 401 `admin_unauthorized`, it asks for
  * the token in a form and keeps it in `sessionStorage` (this tab only).
  *
  * `__NONCE__` is replaced per response by the nonce of the
@@ -80,6 +80,7 @@ dt{color:var(--muted)}dd{margin:0;word-break:break-all}
 <nav aria-label="Simulator">
 <a href="/openapi.json">OpenAPI document</a>
 <a href="/openapi.yaml">(YAML)</a>
+<label for="scenario">Scenario</label><select id="scenario"></select>
 <button id="reset" class="danger" type="button">Reset simulator</button>
 </nav>
 <p id="error" role="alert" class="bad"></p>
@@ -441,7 +442,7 @@ function handleEvent(block, fresh) {
   var payload = JSON.parse(data.join('\n'));
   if (type === 'state') renderState(payload);
   else if (type === 'requests') { addRequests(payload, fresh); return false; }
-  else if (type === 'reset') { entries = []; renderRows(); announce('Simulator reset'); }
+  else if (type === 'reset') { entries = []; renderRows(); announce('Simulator reset'); loadScenarios(); }
   return fresh;
 }
 function sleep(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
@@ -519,6 +520,25 @@ $('fault-form').onsubmit = function (event) {
 };
 $('filter-status').onchange = renderRows;
 $('filter-operation').onchange = renderRows;
+// Scenarios (GET|POST /__sim/scenario): choosing one is a reset into it; a reset from anywhere re-reads the active one.
+function loadScenarios() {
+  return call('GET', '/scenario').then(function (data) {
+    var select = $('scenario');
+    select.textContent = '';
+    data.available.forEach(function (scenario) {
+      var option = el('option', '', scenario.name);
+      option.value = scenario.name;
+      option.title = scenario.description;
+      select.append(option);
+    });
+    select.value = data.active;
+  }, function () {});
+}
+$('scenario').onchange = function () {
+  var name = $('scenario').value;
+  act(call('POST', '/scenario', { name: name }), 'Scenario ' + name);
+};
+loadScenarios();
 setInterval(function () { renderClock(); refreshIfDue(); }, 1000);
 stream();
 })();

@@ -46,6 +46,21 @@ interface CallerBuckets {
   readonly anonymousSize: number
   readonly size: number
   reset(): void
+  /** Every bucket held, with its ban, as plain data (for snapshots). */
+  records(): BucketRecord[]
+  /** Replaces every bucket with these (a snapshot's); anonymous ones past the cap are dropped. */
+  load(records: readonly BucketRecord[]): void
+}
+
+/** One caller's counts as plain data: minutes and days since the epoch, and the end of its ban (epoch ms) if it has one. */
+export interface BucketRecord {
+  readonly caller: string
+  readonly minute: number
+  readonly minuteCount: number
+  readonly day: number
+  readonly dayCount: number
+  readonly refusedInARow: number
+  readonly bannedUntil?: number | undefined
 }
 
 /**
@@ -140,6 +155,15 @@ export function createCallerBuckets(maxAnonymousBuckets: number, isAnonymous: (c
     return bucket
   }
 
+  function reset(): void {
+    keyBuckets.clear()
+    anonymousBuckets.clear()
+    bannedUntil.clear()
+    leastRecentlyUsed = anonymousBuckets.keys()
+    callsSinceSweep = 0
+    keptBySweep = 0
+  }
+
   return {
     take,
     find: (callerId) => keyBuckets.get(callerId) ?? anonymousBuckets.get(callerId),
@@ -155,13 +179,25 @@ export function createCallerBuckets(maxAnonymousBuckets: number, isAnonymous: (c
     get size() {
       return keyBuckets.size + anonymousBuckets.size
     },
-    reset() {
-      keyBuckets.clear()
-      anonymousBuckets.clear()
-      bannedUntil.clear()
+    reset,
+    records() {
+      return [keyBuckets, anonymousBuckets].flatMap((buckets) =>
+        [...buckets].map(([caller, bucket]): BucketRecord => {
+          const banEnd = bannedUntil.get(caller)
+          return { caller, ...bucket, ...(banEnd === undefined ? {} : { bannedUntil: banEnd }) }
+        }),
+      )
+    },
+    load(records) {
+      reset()
+      for (const { caller, bannedUntil: banEnd, ...bucket } of records) {
+        const buckets = isAnonymous(caller) ? anonymousBuckets : keyBuckets
+        if (buckets === anonymousBuckets && anonymousBuckets.size >= maxAnonymousBuckets) continue
+        buckets.set(caller, { ...bucket })
+        if (banEnd !== undefined) bannedUntil.set(caller, banEnd)
+      }
       leastRecentlyUsed = anonymousBuckets.keys()
-      callsSinceSweep = 0
-      keptBySweep = 0
+      keptBySweep = keyBuckets.size + anonymousBuckets.size
     },
   }
 }

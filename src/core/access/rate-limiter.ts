@@ -1,5 +1,7 @@
 import { defaults } from '../simulator/defaults.ts'
-import { anonymousCallerPrefix, createCallerBuckets, defaultMaxAnonymousBuckets } from './caller-buckets.ts'
+import { anonymousCallerPrefix, type BucketRecord, createCallerBuckets, defaultMaxAnonymousBuckets } from './caller-buckets.ts'
+
+export type { BucketRecord }
 import { longestDurationMs, type Clock } from '../time/clock.ts'
 import type { Plan } from './plans.ts'
 
@@ -74,6 +76,10 @@ export interface RateLimiter {
   anonymousUsage(): AnonymousUsage
   /** Forgets every count and ban. */
   reset(): void
+  /** Every bucket held, anonymous ones least recently used first: what a snapshot keeps. */
+  records(): BucketRecord[]
+  /** Replaces every count and ban with these (a restored snapshot, or a scenario's usage); the caller validates them. */
+  load(records: readonly BucketRecord[]): void
   /**
    * How many callers' buckets are held: those that used quota today or are
    * banned, plus any that stopped carrying anything since the last sweep (a
@@ -173,6 +179,8 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     get size() {
       return buckets.size
     },
+    records: () => buckets.records(),
+    load: (records) => buckets.load(records),
     usage(callerId, plan) {
       const { now, minute, day, minuteCount, dayCount, banEnd } = standing(callerId)
       const window = (limit: number, used: number, resetAt: number): WindowUsage => ({

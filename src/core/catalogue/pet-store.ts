@@ -27,6 +27,16 @@ export interface PetStore {
   /** Puts the store back to its initial pets; ids start again after the highest of them. Costs O(pets created since). */
   reset(): void
   readonly size: number
+  /** The id the next created pet gets. */
+  readonly nextId: number
+  /**
+   * Replaces what the store holds (a restored snapshot): these pets, and ids
+   * from `nextId` on. The initial pets, which `reset` returns to, stay. The
+   * caller validates: ids unique and below `nextId`.
+   */
+  load(pets: readonly Pet[], nextId: number): void
+  /** New initial pets (a scenario's catalogue), and a reset to them. */
+  replaceInitial(pets: readonly Pet[]): void
 }
 
 export interface PetStoreOptions {
@@ -39,59 +49,88 @@ export interface PetStoreOptions {
  * The pets are kept twice, both in id order: in one list, and in one list per
  * status, so that a page of one status is a slice, however rare the status.
  * As pets are only ever added (with ids above every earlier one) and reset
- * drops exactly the added ones, every list is the initial pets followed by
- * the created ones, and reset truncates each list back to its initial length.
+ * drops exactly the added ones, every list is the base pets (the initial
+ * ones, or a restored snapshot's) followed by the created ones, and reset
+ * truncates each list back to its initial length (after a restore it refills
+ * them from the initial pets once, O(pets)).
  * Lookup by id is an array index where ids are dense (generated catalogues,
  * and every created pet: `pets` past the initial ones), a map only for sparse
  * fixture ids.
  */
 export function createPetStore(options: PetStoreOptions): PetStore {
   const defaultStatus = options.defaultStatus ?? 'available'
-  const initialPets = sortedFrozen(options.initialPets)
-  const firstCreatedId = (initialPets.at(-1)?.id ?? 0) + 1
-  const initialById = indexById(initialPets)
-
-  const pets: Pet[] = [...initialPets]
+  let initial = contentsOf(sortedFrozen(options.initialPets), undefined)
+  // What the store holds: a base list (the initial pets, or a restored snapshot's) and the pets created since.
+  let base = initial
+  const pets: Pet[] = []
   const byStatus = new Map<PetStatus, Pet[]>(petStatuses.map((status) => [status, []]))
-  for (const pet of initialPets) byStatus.get(pet.status)!.push(pet)
-  const initialStatusCounts = new Map([...byStatus].map(([status, list]) => [status, list.length]))
+  const fill = (contents: Contents) => {
+    base = contents
+    pets.length = 0
+    for (const list of byStatus.values()) list.length = 0
+    // A loop, not push(...pets): a million arguments overflow the stack.
+    for (const pet of contents.pets) {
+      pets.push(pet)
+      byStatus.get(pet.status)!.push(pet)
+    }
+  }
+  fill(initial)
+  const make = (newPet: NewPet): Pet => ({
+    id: base.firstCreatedId + (pets.length - base.pets.length),
+    name: newPet.name,
+    categoryId: newPet.categoryId,
+    status: newPet.status ?? defaultStatus,
+  })
 
   return {
     list({ limit, status }) {
       return (status === undefined ? pets : byStatus.get(status)!).slice(0, limit)
     },
     get(id) {
-      // Created pets follow the initial ones in `pets`, in id order with no gaps.
-      return id >= firstCreatedId ? pets[initialPets.length + (id - firstCreatedId)] : initialById(id)
+      // Created pets follow the base ones in `pets`, in id order with no gaps.
+      return id >= base.firstCreatedId ? pets[base.pets.length + (id - base.firstCreatedId)] : base.byId(id)
     },
     create(newPet) {
-      const pet: Pet = Object.freeze({
-        id: firstCreatedId + (pets.length - initialPets.length),
-        name: newPet.name,
-        categoryId: newPet.categoryId,
-        status: newPet.status ?? defaultStatus,
-      })
+      const pet: Pet = Object.freeze(make(newPet))
       pets.push(pet)
       byStatus.get(pet.status)!.push(pet)
       return pet
     },
     all: () => Object.freeze(pets.slice()),
-    preview(newPet) {
-      return {
-        id: firstCreatedId + (pets.length - initialPets.length),
-        name: newPet.name,
-        categoryId: newPet.categoryId,
-        status: newPet.status ?? defaultStatus,
-      }
-    },
+    preview: make,
     reset() {
-      pets.length = initialPets.length
-      for (const [status, list] of byStatus) list.length = initialStatusCounts.get(status)!
+      if (base !== initial) return fill(initial)
+      pets.length = initial.pets.length
+      for (const [status, list] of byStatus) list.length = initial.statusCounts.get(status)!
     },
     get size() {
       return pets.length
     },
+    get nextId() {
+      return base.firstCreatedId + (pets.length - base.pets.length)
+    },
+    load(loaded, nextId) {
+      fill(contentsOf(sortedFrozen(loaded), nextId))
+    },
+    replaceInitial(replacement) {
+      initial = contentsOf(sortedFrozen(replacement), undefined)
+      fill(initial)
+    },
   }
+}
+
+/** A base list of pets with what lookups and resets need of it. */
+interface Contents {
+  readonly pets: readonly Pet[]
+  readonly firstCreatedId: number
+  readonly byId: (id: number) => Pet | undefined
+  readonly statusCounts: ReadonlyMap<PetStatus, number>
+}
+
+function contentsOf(pets: readonly Pet[], nextId: number | undefined): Contents {
+  const statusCounts = new Map<PetStatus, number>(petStatuses.map((status) => [status, 0]))
+  for (const pet of pets) statusCounts.set(pet.status, statusCounts.get(pet.status)! + 1)
+  return { pets, firstCreatedId: nextId ?? (pets.at(-1)?.id ?? 0) + 1, byId: indexById(pets), statusCounts }
 }
 
 /** The pets in id order, each frozen (copied first unless it already is). Sorting is skipped when they are in order. */

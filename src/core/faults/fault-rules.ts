@@ -118,6 +118,14 @@ export interface FaultRules {
   remove(id: string): boolean
   list(): FaultRule[]
   clear(): void
+  /** The number the next rule's id gets (`f<n>`). */
+  readonly nextId: number
+  /**
+   * Replaces the rules with these, as listed earlier (a restored snapshot),
+   * ids and what is left of `times` included; the next id is `nextId`. All
+   * or nothing: a `RangeError` naming the first bad rule changes nothing.
+   */
+  load(rules: readonly FaultRule[], nextId: number): void
   /** Whether any rule is in force: the pipeline skips the step when none is. */
   readonly active: boolean
   /** The rule that fires for a request, if any; draws from the generator and counts `times` down. */
@@ -142,7 +150,7 @@ export function createFaultRules(table: RouteTable, random: () => number, basePa
   let rules: StoredRule[] = []
   let nextId = 1
 
-  function add(input: FaultRuleInput): string {
+  function compile(input: FaultRuleInput, id: string): StoredRule {
     const parsed = FaultRuleSchema.safeParse(input, english)
     // The rule's own checks (a status, a fault or a delay…) concern no one field: no "body:" label for them.
     if (!parsed.success) throw new RangeError(`Invalid fault rule: ${describeIssues(parsed.error).replace(/^body: /, '')}`)
@@ -174,8 +182,7 @@ export function createFaultRules(table: RouteTable, random: () => number, basePa
         )
       }
     }
-    const id = `f${nextId++}`
-    rules.push({
+    return {
       id,
       operation: rule.operation,
       method,
@@ -189,9 +196,15 @@ export function createFaultRules(table: RouteTable, random: () => number, basePa
       hangMs: rule.hangMs,
       routes: new Set(routes),
       concretePath,
-    })
+    }
+  }
+
+  function add(input: FaultRuleInput): string {
+    const rule = compile(input, `f${nextId}`)
+    nextId++
+    rules.push(rule)
     onChange()
-    return id
+    return rule.id
   }
 
   return {
@@ -216,6 +229,29 @@ export function createFaultRules(table: RouteTable, random: () => number, basePa
     },
     get active() {
       return rules.length > 0
+    },
+    get nextId() {
+      return nextId
+    },
+    load(listed, next) {
+      const ids = new Set<string>()
+      const loaded = listed.map((rule, index) => {
+        const { id, remaining, ...input } = rule
+        if (!/^f\d+$/.test(id) || ids.has(id))
+          throw new RangeError(`Fault rule #${index}: the id ${JSON.stringify(id)} is not f<n> or is repeated`)
+        ids.add(id)
+        try {
+          return compile({ ...input, times: remaining }, id)
+        } catch (error) {
+          throw new RangeError(`Fault rule #${index} (${id}): ${(error as Error).message}`)
+        }
+      })
+      if (!(Number.isSafeInteger(next) && loaded.every((rule) => Number(rule.id.slice(1)) < next))) {
+        throw new RangeError(`The next fault rule id (${next}) must be a whole number above every rule's`)
+      }
+      rules = loaded
+      nextId = next
+      onChange()
     },
     fire(route, method, path, key) {
       if (route === undefined) return undefined

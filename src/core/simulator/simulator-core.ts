@@ -1,21 +1,23 @@
 import demoKeys from '../../../fixtures/demo-keys.json' with { type: 'json' }
-import { createKeyRing, type ApiKey, type KeySpec } from '../access/api-keys.ts'
+import { createKeyRing, type ApiKey, type KeyRing, type KeySpec } from '../access/api-keys.ts'
 import { createApiPipeline, type ApiPipeline } from '../pipeline/api-pipeline.ts'
 import { createSimulatorClock, type Clock, type SimulatorClock } from '../time/clock.ts'
 import { defaults } from './defaults.ts'
 import { getPetDeprecation, type DeprecationPolicy } from '../api/deprecation.ts'
 import { createJsonCache } from '../pipeline/json-text.ts'
-import { parseFixturePets } from '../catalogue/fixture-pets.ts'
 import { createPetStore, type PetStore } from '../catalogue/pet-store.ts'
 import { createRateLimiter, type BanPolicy, type RateLimiter } from '../access/rate-limiter.ts'
 import { createRequestJournal, type RequestJournal } from './request-journal.ts'
 import type { PetStatus } from '../api/pet-types.ts'
-import { generatePets, type GeneratePet } from '../catalogue/seed-pets.ts'
+import type { GeneratePet } from '../catalogue/seed-pets.ts'
 import { createSeededRandom } from './seeded-random.ts'
 import type { FaultRuleInput, FaultRules } from '../faults/fault-rules.ts'
 import type { Latency, RandomSource, SimulatorState } from './simulator-context.ts'
 import { createSimulatorEvents, type SimulatorEvents } from './simulator-events.ts'
 import { readSnapshot, type SimulatorSnapshot } from './simulator-state.ts'
+import { scenarioTable, type ScenarioDefinition, type ScenarioSummary } from './scenarios.ts'
+import type { StateSnapshot } from './state-snapshot.ts'
+import { createStateControl, type StateConfig } from './state-control.ts'
 
 /** The demo keys used when no keys are given, one per plan (`fixtures/demo-keys.json`). */
 export const demoKeySpec: KeySpec = demoKeys
@@ -59,6 +61,10 @@ export interface SimulatorOptions {
   prefer?: boolean
   /** Fault rules in force from the start (and again after every reset); more can be added with `faults.add`. */
   faults?: readonly FaultRuleInput[]
+  /** Your own named scenarios (presets of state), beside the built-in ones; one of the same name replaces a built-in. */
+  scenarios?: Readonly<Record<string, ScenarioDefinition>>
+  /** The scenario to start in. Default `default`: the options above as they are. */
+  scenario?: string
 }
 
 /**
@@ -70,7 +76,7 @@ export interface SimulatorCore {
   readonly store: PetStore
   /** The simulator's clock: `advance(ms)` and `set(instant)` move rate-limit windows, bans and the sunset. */
   readonly clock: SimulatorClock
-  /** The API keys in force, with their plans. */
+  /** The API keys in force, with their plans (a scenario may bring its own). */
   readonly keys: readonly ApiKey[]
   readonly limiter: RateLimiter
   /** The requests the API answered, most recent last. */
@@ -99,7 +105,30 @@ export interface SimulatorCore {
    * aggregate, the clock, the fault rules, request counts and pets.
    */
   state(): SimulatorSnapshot
+  /** The whole state as plain, versioned JSON (`"format": 1`): catalogue, next id, clock, rate-limit buckets and bans, fault rules, scenario. */
+  snapshot(): StateSnapshot
+  /**
+   * Replaces the state with a snapshot's, at once; or throws a `RangeError`
+   * naming the problem and changes nothing. The journal starts empty.
+   */
+  restore(snapshot: unknown): void
+  /** The active scenario's name: `reset()` returns to its start. */
+  readonly scenario: string
+  /** Every scenario this simulator knows, built-in and own. */
+  scenarios(): ScenarioSummary[]
+  /** Switches to a scenario: a reset into it. A `RangeError` for an unknown or invalid one, and nothing changes. */
+  useScenario(name: string): void
+  /**
+   * Replaces the catalogue, keys, fault rules and scenarios the simulator was
+   * created with (a reloaded config file), then resets into the scenario
+   * named, or the active one: checked first, or a `RangeError` and nothing
+   * changes. Other options stay as created.
+   */
+  reconfigure(options: ReconfigurableOptions): void
 }
+
+/** The options {@link SimulatorCore.reconfigure} replaces. */
+export type ReconfigurableOptions = Pick<SimulatorOptions, 'seed' | 'pets' | 'fixtures' | 'keys' | 'faults' | 'scenarios' | 'scenario'>
 
 /** Pets whose JSON text is kept: more than the pages listPets can show (3 statuses and none, 100 each). */
 const petJsonCacheSize = 10_000
@@ -118,12 +147,15 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
   if (options.fixtures !== undefined && options.generatePet !== undefined) {
     throw new TypeError('generatePet shapes generated pets: give it or fixtures, not both')
   }
-  const initialPets =
-    options.fixtures === undefined
-      ? generatePets({ seed, count: options.pets ?? defaults.pets, generatePet: options.generatePet, defaultStatus })
-      : parseFixturePets(options.fixtures, defaultStatus)
-  const store = createPetStore({ initialPets, defaultStatus })
-  const keyRing = createKeyRing(options.keys ?? demoKeySpec)
+  // The scenario's catalogue and keys replace these when it is applied, below.
+  const store = createPetStore({ initialPets: [], defaultStatus })
+  let ring = createKeyRing({})
+  const keyRing: KeyRing = {
+    authenticate: (token) => ring.authenticate(token),
+    get keys() {
+      return ring.keys
+    },
+  }
   const ban = options.ban === false ? false : { ...defaults.ban, ...options.ban }
   const limiter = createRateLimiter({ clock, ban, maxAnonymousBuckets: options.maxAnonymousBuckets ?? defaults.maxAnonymousBuckets })
   const journal = createRequestJournal({ capacity: options.journalSize ?? defaults.journalSize, onRecord: events.request })
@@ -145,16 +177,38 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     prefer: options.prefer ?? true,
   }
   const pipeline = createApiPipeline(state, { onFaultsChange: () => changed('faults') })
-  const initialFaults = options.faults ?? []
-  const addInitialFaults = () => {
-    for (const rule of initialFaults) pipeline.faults.add(rule)
-  }
-  addInitialFaults()
+  const control = createStateControl({
+    store,
+    limiter,
+    journal,
+    clock,
+    faults: pipeline.faults,
+    table: pipeline.table,
+    basePath,
+    petJson: state.petJson,
+    random: state.random,
+    ...stateConfig(options, defaultStatus),
+    useKeyRing(next) {
+      ring = next
+    },
+    quietly(change) {
+      resetting = true
+      try {
+        change()
+      } finally {
+        resetting = false
+      }
+      events.changed('reset')
+    },
+  })
+  control.useScenario(options.scenario ?? 'default')
 
   return {
     store,
     clock,
-    keys: keyRing.keys,
+    get keys() {
+      return ring.keys
+    },
     limiter,
     journal,
     basePath,
@@ -163,27 +217,21 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     faults: pipeline.faults,
     bodyLimit,
     events,
-    reset() {
-      resetting = true
-      try {
-        store.reset()
-        state.petJson.clear()
-        state.random.reset()
-        pipeline.faults.clear()
-        addInitialFaults()
-        limiter.reset()
-        journal.clear()
-        clock.resetOffset()
-      } finally {
-        resetting = false
-      }
-      events.changed('reset')
+    reset: control.reset,
+    get scenario() {
+      return control.scenario
     },
+    scenarios: control.scenarios,
+    useScenario: control.useScenario,
+    // generatePet is code, not configuration: a reloaded config file keeps the one the simulator was created with.
+    reconfigure: (next) => control.reconfigure(stateConfig({ ...next, generatePet: options.generatePet }, defaultStatus), next.scenario),
+    snapshot: control.snapshot,
+    restore: control.restore,
     state: () =>
       readSnapshot({
         clock,
-        keys: keyRing.keys,
-        demoKeys: options.keys === undefined,
+        keys: ring.keys,
+        demoKeys: control.demoKeys,
         limiter,
         ban,
         faults: pipeline.faults,
@@ -192,6 +240,22 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
         basePath,
         deprecation: state.deprecation,
       }),
+  }
+}
+
+/** What scenarios are made from, read from options. */
+function stateConfig(options: ReconfigurableOptions & Pick<SimulatorOptions, 'generatePet'>, defaultStatus: PetStatus): StateConfig {
+  return {
+    scenarios: scenarioTable(options.scenarios),
+    catalogue: {
+      seed: options.seed ?? defaults.seed,
+      pets: options.pets ?? defaults.pets,
+      fixtures: options.fixtures,
+      defaultStatus,
+      generatePet: options.generatePet,
+    },
+    faultRules: options.faults ?? [],
+    keys: options.keys,
   }
 }
 

@@ -130,6 +130,16 @@ export interface SimulatorClock extends ManualClock {
   readonly frozen: boolean
   /** Forgets every `advance`, `set` and `freeze`: the clock follows its source again. */
   resetOffset(): void
+  /** What the clock adds to its source, in ms (while running), and where it stands while frozen. */
+  readonly setting: ClockSetting
+  /** Puts back a {@link ClockSetting} read earlier (a restored snapshot); checked against the clock's range first. */
+  restore(setting: ClockSetting): void
+}
+
+/** A simulator clock's own state: its offset from the source, and the instant it is frozen at, if it is. */
+export interface ClockSetting {
+  readonly offsetMs: number
+  readonly frozenAt: number | null
 }
 
 /** @param onChange called after every successful move, freeze, unfreeze or reset of the offset. */
@@ -172,6 +182,16 @@ export function createSimulatorClock(source: Clock = systemClock, onChange?: () 
     resetOffset() {
       offset = 0
       frozenAt = undefined
+      changed()
+    },
+    get setting() {
+      return { offsetMs: offset, frozenAt: frozenAt ?? null }
+    },
+    restore(setting) {
+      if (setting.frozenAt !== null) checkedInstant(setting.frozenAt, `The frozen instant ${setting.frozenAt}`)
+      else advanced(source.now(), setting.offsetMs)
+      offset = setting.offsetMs
+      frozenAt = setting.frozenAt ?? undefined
       changed()
     },
   }

@@ -1,0 +1,193 @@
+import { createKeyRing, type KeyRing, type KeySpec } from '../access/api-keys.ts'
+import type { RateLimiter } from '../access/rate-limiter.ts'
+import type { Pet } from '../api/pet-types.ts'
+import type { PetStore } from '../catalogue/pet-store.ts'
+import { createFaultRules, type FaultRuleInput, type FaultRules } from '../faults/fault-rules.ts'
+import type { JsonCache } from '../pipeline/json-text.ts'
+import type { RouteTable } from '../pipeline/route-table.ts'
+import { toEpochMilliseconds, type SimulatorClock } from '../time/clock.ts'
+import demoKeys from '../../../fixtures/demo-keys.json' with { type: 'json' }
+import type { RequestJournal } from './request-journal.ts'
+import { scenarioPets, usageBuckets, type CatalogueDefaults, type ScenarioDefinition, type ScenarioSummary } from './scenarios.ts'
+import type { RandomSource } from './simulator-context.ts'
+import { fromSnapshotBuckets, parseSnapshot, snapshotFormat, toSnapshotBuckets, type StateSnapshot } from './state-snapshot.ts'
+
+/** The parts of one simulator whose state a reset, a scenario or a snapshot replaces. */
+/** What scenarios are made from: the user's scenarios and the options they fall back on. {@link StateControl.reconfigure} replaces it. */
+export interface StateConfig {
+  readonly scenarios: ReadonlyMap<string, ScenarioDefinition>
+  /** The catalogue of the options, for scenarios that do not bring their own. */
+  readonly catalogue: CatalogueDefaults
+  /** The fault rules of the options, for scenarios that do not bring their own. */
+  readonly faultRules: readonly FaultRuleInput[]
+  /** The keys of the options (the demo keys when undefined), for scenarios that do not bring their own. */
+  readonly keys: KeySpec | undefined
+}
+
+export interface StateParts extends StateConfig {
+  readonly store: PetStore
+  readonly limiter: RateLimiter
+  readonly journal: RequestJournal
+  readonly clock: SimulatorClock
+  readonly faults: FaultRules
+  readonly table: RouteTable
+  readonly basePath: string
+  readonly petJson: JsonCache
+  readonly random: RandomSource
+  /** Puts a key ring in force. */
+  useKeyRing(ring: KeyRing): void
+  /** Runs a change with the parts' own events held back, then publishes one `reset`. */
+  quietly(change: () => void): void
+}
+
+/** Resets, scenarios and snapshots of one simulator: every way its whole state is replaced. */
+export interface StateControl {
+  readonly scenario: string
+  /** Whether the keys in force are the demo keys (whose tokens are public). */
+  readonly demoKeys: boolean
+  reset(): void
+  scenarios(): ScenarioSummary[]
+  useScenario(name: string): void
+  snapshot(): StateSnapshot
+  restore(data: unknown): void
+  /**
+   * New scenarios and options to fall back on (a reloaded config file), and a
+   * reset into the scenario named (default: the active one) made from them;
+   * or a `RangeError` and nothing changes.
+   */
+  reconfigure(config: StateConfig, scenario?: string): void
+}
+
+/** A scenario made ready to switch to: everything in it computed and checked. */
+interface PreparedScenario {
+  readonly name: string
+  readonly definition: ScenarioDefinition
+  readonly pets: readonly Pet[]
+  readonly keyRing: KeyRing
+  readonly demoKeys: boolean
+  readonly faults: readonly FaultRuleInput[]
+  readonly clockSet: number | undefined
+}
+
+export function createStateControl(parts: StateParts): StateControl {
+  const { store, limiter, clock, faults } = parts
+  let active: PreparedScenario | undefined
+  let config: StateConfig = parts
+
+  /** Everything a scenario needs computed and checked, before anything changes. */
+  const prepare = (name: string): PreparedScenario => {
+    const definition = config.scenarios.get(name)
+    if (definition === undefined) {
+      throw new RangeError(`No scenario ${JSON.stringify(name)} (there are ${[...config.scenarios.keys()].join(', ')})`)
+    }
+    try {
+      const rules = definition.faults ?? config.faultRules
+      // Checked on rules of their own, so that a bad rule changes nothing.
+      const check = createFaultRules(parts.table, () => 0, parts.basePath)
+      for (const rule of rules) check.add(rule)
+      const spec = definition.keys ?? config.keys
+      return {
+        name,
+        definition,
+        pets: scenarioPets(definition, config.catalogue),
+        keyRing: createKeyRing(spec ?? demoKeys),
+        demoKeys: spec === undefined,
+        faults: rules,
+        clockSet: definition.clock?.set === undefined ? undefined : toEpochMilliseconds(definition.clock.set),
+      }
+    } catch (error) {
+      throw new RangeError(`Scenario ${name}: ${(error as Error).message}`)
+    }
+  }
+  const current = () => {
+    if (active === undefined) throw new Error('No scenario is active yet')
+    return active
+  }
+  const switchTo = (prepared: PreparedScenario) => {
+    if (prepared === active) return
+    parts.useKeyRing(prepared.keyRing)
+    store.replaceInitial(prepared.pets)
+    active = prepared
+  }
+  /** The active scenario's start: what reset returns to. */
+  const startOver = () => {
+    const scenario = current()
+    store.reset()
+    parts.petJson.clear()
+    parts.random.reset()
+    faults.clear()
+    for (const rule of scenario.faults) faults.add(rule)
+    limiter.reset()
+    parts.journal.clear()
+    clock.resetOffset()
+    if (scenario.clockSet !== undefined) clock.set(scenario.clockSet)
+    if (scenario.definition.clock?.freeze === true) clock.freeze()
+    const { usage } = scenario.definition
+    if (usage !== undefined) limiter.load(usageBuckets(usage, scenario.keyRing.keys, clock.now()))
+  }
+  const snapshot = (): StateSnapshot => ({
+    format: snapshotFormat,
+    takenAt: new Date(clock.now()).toISOString(),
+    scenario: current().name,
+    catalogue: { nextId: store.nextId, pets: store.all() },
+    clock: clock.setting,
+    rateLimits: toSnapshotBuckets(limiter.records()),
+    faults: { nextId: faults.nextId, rules: faults.list() },
+  })
+  const load = (prepared: PreparedScenario, data: StateSnapshot) => {
+    switchTo(prepared)
+    startOver()
+    faults.load(data.faults.rules, data.faults.nextId)
+    clock.restore(data.clock)
+    limiter.load(fromSnapshotBuckets(data.rateLimits, prepared.keyRing.keys))
+    store.load(data.catalogue.pets, data.catalogue.nextId)
+  }
+
+  return {
+    get scenario() {
+      return current().name
+    },
+    get demoKeys() {
+      return current().demoKeys
+    },
+    reset: () => parts.quietly(startOver),
+    scenarios: () => [...config.scenarios].map(([name, definition]) => ({ name, description: definition.description ?? '' })),
+    useScenario(name) {
+      const prepared = prepare(name)
+      parts.quietly(() => {
+        switchTo(prepared)
+        startOver()
+      })
+    },
+    snapshot,
+    reconfigure(next, scenario) {
+      const previous = config
+      config = next
+      let prepared: PreparedScenario
+      try {
+        prepared = prepare(scenario ?? current().name)
+      } catch (error) {
+        config = previous
+        throw error
+      }
+      parts.quietly(() => {
+        switchTo(prepared)
+        startOver()
+      })
+    },
+    restore(data) {
+      const parsed = parseSnapshot(data)
+      const target = parsed.scenario === active?.name ? current() : prepare(parsed.scenario)
+      // All or nothing: a snapshot that fails half-way (a bad fault rule, a clock out of range) puts the state back as it was.
+      const previous = { scenario: current(), snapshot: snapshot() }
+      parts.quietly(() => {
+        try {
+          load(target, parsed)
+        } catch (error) {
+          load(previous.scenario, previous.snapshot)
+          throw error instanceof RangeError ? new RangeError(`Invalid snapshot: ${error.message}`) : error
+        }
+      })
+    },
+  }
+}
