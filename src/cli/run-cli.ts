@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { CommanderError } from 'commander'
@@ -9,6 +9,7 @@ import { parseFaultText } from '../core/faults/fault-text.ts'
 import { demoKeySpec } from '../core/simulator/simulator-core.ts'
 import { createApp, startServer, type RunningServer, type StartServerOptions } from '../node/server.ts'
 import { createProgram, type CliOptions } from './cli-options.ts'
+import { coverageMarkdown, coverageSummary } from '../core/simulator/contract-coverage.ts'
 
 /** Exit code for bad flags, unreadable files and a port that cannot be bound. */
 export const usageExitCode = 2
@@ -186,10 +187,27 @@ function stopOnSignals(running: RunningServer, options: CliOptions): void {
     }
     stopping = true
     if (options.log === 'pretty') process.stdout.write(`${signal}: finishing requests in flight, then stopping\n`)
-    running.close(defaults.shutdownGraceMs).then(() => process.exit(0))
+    running.close(defaults.shutdownGraceMs).then(() => {
+      reportCoverage(running, options)
+      process.exit(process.exitCode ?? 0)
+    })
   }
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
+}
+
+/** At shutdown: contract coverage to `--coverage <file>` (Markdown for `.md`, else JSON), and its summary on the pretty log. */
+function reportCoverage(running: RunningServer, options: CliOptions): void {
+  const coverage = running.simulator.coverage()
+  if (options.log === 'pretty') process.stdout.write(`${coverageSummary(coverage)}\n`)
+  if (options.coverage === undefined) return
+  try {
+    const text = options.coverage.endsWith('.md') ? coverageMarkdown(coverage) : `${JSON.stringify(coverage, null, 2)}\n`
+    writeFileSync(options.coverage, text)
+  } catch (error) {
+    process.stderr.write(`petstore-sim: --coverage: cannot write ${options.coverage} (${(error as Error).message})\n`)
+    process.exitCode = 1
+  }
 }
 
 class UsageError extends Error {}

@@ -51,6 +51,12 @@ interface Exchange {
   readonly forced?: boolean
   /** The fault rule that shaped the answer. */
   readonly fault?: FiredFault | undefined
+  /** Where the request's body is kept once something has read it, for the journal; none for GET and HEAD. */
+  readonly body: BodySink | undefined
+}
+
+interface BodySink {
+  bytes?: Uint8Array
 }
 
 export function createApiPipeline(state: SimulatorState, options: PipelineOptions = {}): ApiPipeline {
@@ -83,6 +89,13 @@ export function createApiPipeline(state: SimulatorState, options: PipelineOption
         // Present only when they apply (no object spreads on the path every request takes).
         forced: exchange.forced === true ? true : undefined,
         fault: fault?.ruleId,
+        // References only: the journal builds its view of them when it is read.
+        exchange: {
+          rawHeaders: request.headerList?.(),
+          requestBody: exchange.body?.bytes,
+          responseHeaders: response.headers,
+          responseBody: response.body,
+        },
       })
       return { status: response.status, headers: response.headers, body: response.body, journalEntry, transportFault }
     }
@@ -113,8 +126,11 @@ export function createApiPipeline(state: SimulatorState, options: PipelineOption
   return {
     table,
     faults,
-    respond(request, preMatched) {
+    respond(sent, preMatched) {
       const started = performance.now()
+      // A request that may have a body is seen through a view that keeps the bytes once an operation reads them.
+      const body: BodySink | undefined = sent.method === 'GET' || sent.method === 'HEAD' ? undefined : {}
+      const request = body === undefined ? sent : keepingBody(sent, body)
       // The clock is read before anything changes state, and not after the resolver: once an operation has
       // committed (a pet stored), nothing left on the way to the response can fail.
       const receivedAt = state.clock.now()
@@ -132,7 +148,7 @@ export function createApiPipeline(state: SimulatorState, options: PipelineOption
       const standing = forcible ? state.limiter.peek(caller.bucket, caller.plan) : undefined
       // A caller over its limit, or banned, still gets its 429: forcing is not a way round the limits.
       if (forcible && standing?.outcome === 'allowed' && (caller.key !== undefined || preferred === 401)) {
-        const exchange: Exchange = { request, operation, caller, decision: standing, routeHeaders, started, receivedAt, forced: true }
+        const exchange: Exchange = { request, operation, caller, decision: standing, routeHeaders, started, receivedAt, forced: true, body }
         const outcome = forcedResult(
           match.route,
           { request, params: match.params, state, status: preferred },
@@ -142,7 +158,7 @@ export function createApiPipeline(state: SimulatorState, options: PipelineOption
       }
 
       const decision = state.limiter.consume(caller.bucket, caller.plan)
-      let exchange: Exchange = { request, operation, caller, decision, routeHeaders, started, receivedAt }
+      let exchange: Exchange = { request, operation, caller, decision, routeHeaders, started, receivedAt, body }
       let outcome: OperationResult | Promise<OperationResult>
       try {
         // Authentication and the limiter come before routing: every request under the prefix counts.
@@ -168,6 +184,25 @@ export function createApiPipeline(state: SimulatorState, options: PipelineOption
       }
       return finish(settled, outcome)
     },
+  }
+}
+
+/** A request whose body, once read, is also kept in `sink`. */
+function keepingBody(request: PlainRequest, sink: BodySink): PlainRequest {
+  const { headerList } = request
+  return {
+    method: request.method,
+    path: request.path,
+    query: request.query,
+    authority: request.authority,
+    transport: request.transport,
+    header: (name) => request.header(name),
+    ...(headerList === undefined ? {} : { headerList: () => headerList.call(request) }),
+    readBody: () =>
+      request.readBody().then((bytes) => {
+        sink.bytes = bytes
+        return bytes
+      }),
   }
 }
 
