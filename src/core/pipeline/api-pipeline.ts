@@ -194,7 +194,10 @@ function keepingBody(request: PlainRequest, sink: BodySink): PlainRequest {
     method: request.method,
     path: request.path,
     query: request.query,
-    authority: request.authority,
+    // A getter: the Node lane reads Host from the raw headers only when asked.
+    get authority() {
+      return request.authority
+    },
     transport: request.transport,
     header: (name) => request.header(name),
     ...(headerList === undefined ? {} : { headerList: () => headerList.call(request) }),
