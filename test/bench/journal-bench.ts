@@ -26,11 +26,16 @@ function plain(method: string, path: string, query: string): PlainRequest {
   }
 }
 
-/** µs per call of `calls` calls, awaited one by one. */
+/**
+ * CPU µs (this process's user and system time) per call of `calls` calls,
+ * awaited one by one: on a machine shared with other work, CPU time varies
+ * far less than wall time.
+ */
 async function microsPerCall(run: () => unknown, calls: number): Promise<number> {
-  const started = performance.now()
+  const started = process.cpuUsage()
   for (let index = 0; index < calls; index++) await run()
-  return ((performance.now() - started) * 1000) / calls
+  const used = process.cpuUsage(started)
+  return (used.user + used.system) / calls
 }
 
 const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!
@@ -59,7 +64,7 @@ async function recordingCost(rounds = 15, calls = 1000) {
 
 export async function runJournalBench(): Promise<void> {
   console.log(
-    '\njournal (in-process through the app, µs per request, median of 15 alternated rounds of 1000; journal on vs keeping nothing):',
+    '\njournal (in-process through the app, CPU µs per request, median of 15 alternated rounds of 1000; journal on vs keeping nothing):',
   )
   const { off, on, app } = await recordingCost()
   const cost = (without: number, journaled: number) =>
