@@ -188,9 +188,9 @@ export function createApiPipeline(state: SimulatorState, options: PipelineOption
 }
 
 /**
- * A request whose body, once read, is also kept in `sink`. A class, not an
- * object literal with closures and a getter: made for every POST, it must be
- * cheap to build (a literal with an accessor cost some 10 µs a request).
+ * A request whose body, once read, is also kept in `sink`. A class: one is
+ * made for every POST, and its methods are shared on the prototype instead
+ * of made as closures each time.
  */
 class BodyKeepingRequest implements PlainRequest {
   readonly method: string
