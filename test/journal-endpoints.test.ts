@@ -53,6 +53,19 @@ describe('the journal endpoints', () => {
     expect(await (await send('/__sim/requests/count')).json()).toEqual({ count: 1 })
   })
 
+  it('finds the requests that sent a wrong key by that key, and those without a valid key as anonymous', async () => {
+    const { send } = setUp()
+    await send('/v1/pets', { headers: { authorization: 'Bearer my-typo-key' } })
+    await send('/v1/pets')
+    const sequences = async (query: string) =>
+      ((await (await send(`/__sim/requests?${query}`)).json()) as { requests: { sequence: number }[] }).requests.map(
+        (entry) => entry.sequence,
+      )
+    expect(await sequences('key=my-typo-key')).toEqual([1])
+    expect(await sequences('key=anonymous')).toEqual([1, 2])
+    expect(await sequences('key=demo-pro-key')).toEqual([])
+  })
+
   it('serves the HAR as a download, and coverage can be started over', async () => {
     const { send, api } = setUp()
     await api('/pets/1')
