@@ -1,5 +1,6 @@
 import type { PlainResponse, StreamSink } from '../../core/pipeline/plain-http.ts'
-import { toSummary, type RecordedRequest } from '../../core/simulator/request-journal.ts'
+import type { RecordedRequest } from '../../core/simulator/request-journal.ts'
+import { toSummary } from '../../core/simulator/journal-views.ts'
 import type { SimulatorCore } from '../../core/simulator/simulator-core.ts'
 import type { SimulatorEvent } from '../../core/simulator/simulator-events.ts'
 

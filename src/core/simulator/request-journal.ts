@@ -3,16 +3,14 @@ import { defaults } from './defaults.ts'
 import type { AnswerKind, CoverageTally } from './contract-coverage.ts'
 import {
   captureExchange,
-  readRequest,
-  readResponse,
   type CapturedExchange,
   type ExchangeParts,
   type JournalRequest,
   type JournalResponse,
 } from './journal-exchange.ts'
-import { compileFilter, matches, type CompiledFilter, type FilterableEntry, type JournalFilter } from './journal-filter.ts'
+import { compileFilter, matches, type CompiledFilter, type JournalFilter } from './journal-filter.ts'
 import { toHar, type Har } from './journal-har.ts'
-import { keyName, redactHeader, redactQuery } from './journal-redaction.ts'
+import { filterable, summaryLine, toEntry } from './journal-views.ts'
 import { nearestEntries } from './journal-wait.ts'
 
 /** One request the simulator answered without its exchange: what the dashboard's table and the logs show. */
@@ -275,77 +273,4 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
 
 function answerKind(entry: RecordedRequest): AnswerKind {
   return entry.forced === true ? 'forced' : entry.fault !== undefined ? 'fault' : 'behaviour'
-}
-
-const unmatchedOperations = new Set(['routeNotFound', 'methodNotAllowed'])
-
-/** The summary of a recorded request: its times in ISO 8601, fields in the documented order, secrets redacted. */
-export function toSummary(recorded: RecordedRequest): JournalSummary {
-  const { sequence, atMs, wallMs, method, path, status, operation, caller, plan, durationMs, forced, fault } = recorded
-  const name = keyName(caller)
-  const queryStart = path.indexOf('?')
-  return {
-    sequence,
-    at: new Date(atMs).toISOString(),
-    wallAt: new Date(wallMs).toISOString(),
-    method,
-    path: queryStart === -1 ? path : `${path.slice(0, queryStart)}?${redactQuery(path.slice(queryStart + 1))}`,
-    status,
-    operation,
-    caller,
-    ...(name === undefined ? {} : { keyName: name }),
-    plan,
-    durationMs,
-    ...(forced === true ? { forced } : {}),
-    ...(fault === undefined ? {} : { fault }),
-    ...(unmatchedOperations.has(operation) ? { unmatched: true as const } : {}),
-  }
-}
-
-/** The journal's public form of a recorded request: the summary and the whole exchange. */
-export function toEntry(recorded: RecordedRequest): JournalEntry {
-  const exchange = recorded.exchange ?? emptyExchange
-  return {
-    ...toSummary(recorded),
-    request: readRequest(recorded.method, recorded.path, exchange),
-    response: readResponse(recorded.method, recorded.status, exchange),
-  }
-}
-
-const emptyExchange: CapturedExchange = {
-  rawHeaders: undefined,
-  requestBody: undefined,
-  requestBodySize: 0,
-  responseHeaders: {},
-  responseBody: undefined,
-  responseBodySize: -1,
-  bytes: 0,
-}
-
-/** A recorded request as filters see it; the key sent is read from its headers only when a filter asks. */
-function filterable(recorded: RecordedRequest): FilterableEntry {
-  return {
-    sequence: recorded.sequence,
-    method: recorded.method,
-    path: recorded.path,
-    status: recorded.status,
-    operation: recorded.operation,
-    caller: recorded.caller,
-    sentKey() {
-      const raw = recorded.exchange?.rawHeaders ?? []
-      for (let index = 0; index + 1 < raw.length; index += 2) {
-        if (raw[index]!.toLowerCase() === 'authorization')
-          return redactHeader('authorization', raw[index + 1]!)
-            .split(' ')
-            .pop()
-      }
-      return undefined
-    },
-  }
-}
-
-function summaryLine(entry: FilterableEntry): string {
-  const queryStart = entry.path.indexOf('?')
-  const path = queryStart === -1 ? entry.path : `${entry.path.slice(0, queryStart)}?${redactQuery(entry.path.slice(queryStart + 1))}`
-  return `#${entry.sequence} ${entry.method} ${path} -> ${entry.status} ${entry.operation} ${entry.caller}`
 }
