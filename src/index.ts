@@ -30,10 +30,22 @@ export { getPetDeprecation, type DeprecationPolicy } from './core/api/deprecatio
 export {
   createRequestJournal,
   type JournalEntry,
+  type JournalSummary,
+  type JournalUsage,
   type RecordedRequest,
   type RequestCounts,
   type RequestJournal,
 } from './core/simulator/request-journal.ts'
+export type { JournalBody, JournalRequest, JournalResponse } from './core/simulator/journal-exchange.ts'
+export type { JournalFilter } from './core/simulator/journal-filter.ts'
+export type { Har, HarEntry } from './core/simulator/journal-har.ts'
+export {
+  coverageMarkdown,
+  coverageSummary,
+  type ContractCoverage,
+  type OperationCoverage,
+  type StatusCoverage,
+} from './core/simulator/contract-coverage.ts'
 export type { SimulatorEvent, SimulatorEventListener, SimulatorEvents } from './core/simulator/simulator-events.ts'
 export type {
   FaultKindSnapshot,

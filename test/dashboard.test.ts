@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
@@ -171,6 +171,75 @@ describe('the dashboard in Chromium', () => {
     expect(await callApi('/pets?limit=1')).toBe(200)
     await expect.poll(() => page.locator('#rows tr').count(), wait).toBe(1)
     await page.close()
+  })
+
+  it("opens a request's whole exchange, copies it as curl, filters by key, shows coverage and downloads the HAR (issue #16)", async () => {
+    const own = await startServer({ app: createNodeApp({ seed: 7 }), port: 0, host: '127.0.0.1', log: 'silent' })
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 860 } })
+      await page.goto(`${own.url}/__sim/`)
+      await page.locator('#conn', { hasText: 'live' }).waitFor(wait)
+      const created = await api.post(`${own.apiUrl}/pets`, {
+        headers: { authorization: 'Bearer demo-pro-key', 'content-type': 'application/json', traceparent: '00-abc-def-01' },
+        data: { name: 'Curl Rex', categoryId: 2 },
+      })
+      expect(created.status()).toBe(201)
+      expect((await api.get(`${own.apiUrl}/pets?limit=1`, { headers: { authorization: 'Bearer demo-free-key' } })).status()).toBe(200)
+      expect(
+        (await api.get(`${own.apiUrl}/pets?limit=1`, { headers: { prefer: 'code=429', authorization: 'Bearer demo-free-key' } })).status(),
+      ).toBe(429)
+      await expect.poll(() => page.locator('#rows tr').count(), wait).toBe(3)
+
+      // The key's name next to its fingerprint, and the filter by key.
+      expect(await page.locator('#rows tr').last().textContent()).toContain(`demo-pro-key (${proKey})`)
+      await page.getByLabel('Filter by key').selectOption(fingerprint('demo-free-key'))
+      expect(await page.locator('#rows tr').count()).toBe(2)
+      await page.getByLabel('Filter by key').selectOption('')
+
+      // The 429's detail: its error code and Retry-After.
+      await page.locator('#rows tr').first().getByRole('button').click()
+      await page.locator('#detail-exchange', { hasText: 'Response headers' }).waitFor(wait)
+      const limited = await page.textContent('#detail')
+      expect(limited).toContain('rate_limit_exceeded')
+      expect(limited).toMatch(/Retry-After\s*\d+ s/)
+      await page.keyboard.press('Escape')
+
+      // The POST's detail: headers and both bodies; copy as curl gives a command that sends the same request.
+      await page.locator('#rows tr').last().getByRole('button').click()
+      await page.locator('#detail-exchange', { hasText: 'Request body' }).waitFor(wait)
+      const detail = await page.textContent('#detail-exchange')
+      expect(detail).toContain('traceparent')
+      expect(detail).toContain('00-abc-def-01')
+      expect(detail).toContain('"name": "Curl Rex"')
+      expect(detail).toContain('location')
+      await page.getByRole('button', { name: 'Copy as curl' }).click()
+      const curl = await page.locator('#curl-text').textContent()
+      expect(curl).toContain(`curl -X POST '${own.apiUrl}/pets'`)
+      expect(curl).toContain("-H 'authorization: Bearer demo-pro-key'")
+      expect(curl).toContain(`--data-raw '{"name":"Curl Rex","categoryId":2}'`)
+      await page.keyboard.press('Escape')
+
+      // Coverage: createPet's 201 met, listPets' 429 forced, getPet never answered.
+      await page.getByRole('button', { name: 'Refresh coverage' }).click()
+      await expect
+        .poll(() => page.locator('#coverage-rows tr[data-operation="createPet"][data-status="201"] td').nth(2).textContent(), wait)
+        .toBe('1')
+      expect(await page.locator('#coverage-rows tr[data-operation="listPets"][data-status="429"] td').nth(4).textContent()).toBe('1')
+      expect(await page.locator('#coverage-rows tr[data-operation="getPet"][data-status="200"] td').nth(2).textContent()).toBe('never')
+      expect(await page.textContent('#coverage-summary')).toMatch(/^3 of \d+ documented answers met/)
+
+      // The HAR download: the journal's three exchanges.
+      const [download] = await Promise.all([
+        page.waitForEvent('download', wait),
+        page.getByRole('button', { name: 'Download HAR' }).click(),
+      ])
+      expect(download.suggestedFilename()).toBe('petstore-sim.har')
+      const har = JSON.parse(readFileSync((await download.path())!, 'utf8'))
+      expect(har.log.entries.map((entry: { request: { method: string } }) => entry.request.method)).toEqual(['POST', 'GET', 'GET'])
+      await page.close()
+    } finally {
+      await own.close(200)
+    }
   })
 
   it('asks once for the admin token, and keeps it for the tab only', async () => {

@@ -301,7 +301,12 @@ describe('control endpoints', () => {
       ['/v1/pets?limit=1', 200, 'pro'],
       ['/v1/pets/2', 200, 'pro'],
     ])
-    expect(JSON.stringify(requests)).not.toContain('demo-pro-key')
+    // The documented demo key shows by its name (keyName, Authorization) and nowhere else.
+    for (const { keyName, request, ...rest } of requests) {
+      expect([keyName, request.headers.authorization]).toEqual(['demo-pro-key', 'Bearer demo-pro-key'])
+      const { authorization: _, ...headers } = request.headers
+      expect(JSON.stringify({ ...rest, request: { ...request, headers } })).not.toContain('demo-pro-key')
+    }
   })
 
   it('is never under the API prefix, and unknown control paths are 404', async () => {

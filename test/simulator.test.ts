@@ -1,3 +1,4 @@
+import { fingerprint } from '../src/core/access/fingerprint.ts'
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -271,7 +272,8 @@ describe('journal and client addresses', () => {
     await call('/v1/pets?limit=2')
     await call('/v1/pets/9999', { key: 'wrong' })
     const entries = simulator.journal.entries()
-    expect(entries.map(({ durationMs: _, ...entry }) => entry)).toEqual([
+    // The exchange (request, response) and the wall time are checked below and in test/journal.test.ts.
+    expect(entries.map(({ durationMs: _, wallAt: __, request: ___, response: ____, ...entry }) => entry)).toEqual([
       {
         sequence: 1,
         at: '2030-01-01T00:00:00.000Z',
@@ -280,6 +282,7 @@ describe('journal and client addresses', () => {
         status: 200,
         operation: 'listPets',
         caller: simulator.keys[1]!.fingerprint,
+        keyName: 'demo-pro-key',
         plan: 'pro',
       },
       {
@@ -293,7 +296,13 @@ describe('journal and client addresses', () => {
         plan: 'anonymous',
       },
     ])
-    expect(JSON.stringify(entries)).not.toContain('demo-pro-key')
+    // The documented demo key shows by its name (keyName, Authorization) and nowhere else; the wrong key never in clear.
+    expect(entries[0]!.request.headers.authorization).toBe('Bearer demo-pro-key')
+    expect(entries[1]!.request.headers.authorization).toBe(`Bearer ${fingerprint('wrong')}`)
+    const { keyName: _, request, ...rest } = entries[0]!
+    const { authorization: __, ...headers } = request.headers
+    expect(JSON.stringify({ ...rest, request: { ...request, headers } })).not.toContain('demo-pro-key')
+    expect(JSON.stringify(entries)).not.toContain('wrong')
   })
 
   it('keeps only the most recent requests', async () => {

@@ -7,6 +7,7 @@ import { jsonResponse, type PlainRequest, type PlainResponse } from '../core/pip
 import { isJsonContentType, readJsonText } from '../core/api/request-parsing.ts'
 import type { FaultRuleInput } from '../core/faults/fault-rules.ts'
 import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
+import { journalRoutes } from './journal-routes.ts'
 import { dashboardResponse } from './dashboard/dashboard-page.ts'
 import { createEventStreams, type EventStreamOptions } from './dashboard/event-stream.ts'
 import { createStateRoutes } from './state-routes.ts'
@@ -27,7 +28,7 @@ export interface ControlOptions {
   readonly events?: EventStreamOptions | undefined
 }
 
-interface ControlRoute {
+export interface ControlRoute {
   readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE'
   /** Under {@link controlPath}; `{id}` stands for one path segment. */
   readonly path: string
@@ -43,7 +44,8 @@ interface ControlRoute {
  * - `POST /__sim/reset`: back to the initial catalogue, no counts or bans, empty journal, clock offset undone;
  * - `GET /__sim/clock`, `POST /__sim/clock` with `{ "advance": "90s" }` and/or `{ "set": "2030-12-05T00:00:00Z" }`,
  *   and optionally `"freeze": true | false`: `{ "now": iso, "epochMs": n, "frozen": boolean }`;
- * - `GET /__sim/requests`: `{ "requests": [journal entries, oldest first] }`;
+ * - `GET /__sim/requests` (with filters), `/requests/count`, `/requests/wait`, `/requests.har`, `DELETE /__sim/requests`,
+ *   `GET /__sim/coverage`, `DELETE /__sim/coverage`: the journal and contract coverage (`journal-routes.ts`);
  * - `GET /__sim/faults`, `POST /__sim/faults` (one rule or an array: 201 with their ids),
  *   `DELETE /__sim/faults/{id}`, `DELETE /__sim/faults`: the fault rules;
  * - `GET /__sim/` (and `/__sim`): the dashboard, one self-contained page;
@@ -114,7 +116,7 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
         return jsonResponse(clockState(), 200)
       },
     },
-    { method: 'GET', path: '/requests', name: 'requests', resolve: () => jsonResponse({ requests: simulator.journal.entries() }, 200) },
+    ...journalRoutes(simulator),
     { method: 'GET', path: '/faults', name: 'faults', resolve: () => jsonResponse({ faults: simulator.faults.list() }, 200) },
     {
       method: 'POST',

@@ -36,6 +36,14 @@ class FetchRequestView implements PlainRequest {
     return this.#request.headers.get(name) ?? undefined
   }
 
+  /** Fetch hides `Host`: the URL's host stands for it, as a server would have received it. */
+  headerList(): readonly string[] {
+    const list: string[] = []
+    if (!this.#request.headers.has('host')) list.push('host', this.authority)
+    for (const [name, value] of this.#request.headers) list.push(name, value)
+    return list
+  }
+
   readBody(): Promise<Uint8Array> {
     this.#body ??= readLimited(this.#request, this.#bodyLimit)
     return this.#body

@@ -36,6 +36,7 @@ export interface CliOptions extends StateCliOptions {
   headersTimeout: number
   requestTimeout: number
   maxPipelined: number
+  coverage?: string
 }
 
 const envPrefix = 'PETSTORE_SIM_'
@@ -172,6 +173,7 @@ export function createProgram(): Command {
         .argParser(wholeNumber('max-pipelined', 0, 10_000))
         .default(defaults.maxPipelinedRequests),
     )
+    .addOption(option('--coverage <file>', 'write contract coverage at shutdown: Markdown if the name ends in .md, else JSON', 'COVERAGE'))
     .helpOption('-h, --help', 'show this help')
     .version(packageVersion, '-V, --version', 'show the version')
     .addHelpText(

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { CommanderError } from 'commander'
@@ -15,6 +15,7 @@ import { applyConfigFile, defaultConfigFile, type ConfigData } from './config-fi
 import { guardStandardOutput, type GuardedOutput } from './guarded-output.ts'
 import { runVerifyCommand, verifyHelpLine } from './verify-command.ts'
 import { watchInputs, type WatchedInputs } from './watch.ts'
+import { coverageMarkdown, coverageSummary } from '../core/simulator/contract-coverage.ts'
 
 /** Exit code for bad flags, unreadable files and a port that cannot be bound. */
 export const usageExitCode = 2
@@ -255,10 +256,27 @@ function stopOnSignals(running: RunningServer, options: CliOptions, output: Guar
     }
     stopping = true
     if (options.log === 'pretty') output.writeLine(`${signal}: finishing requests in flight, then stopping`)
-    running.close(defaults.shutdownGraceMs).then(() => process.exit(0))
+    running.close(defaults.shutdownGraceMs).then(() => {
+      reportCoverage(running, options, output)
+      process.exit(process.exitCode ?? 0)
+    })
   }
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
+}
+
+/** At shutdown: contract coverage to `--coverage <file>` (Markdown for `.md`, else JSON), and its summary on the pretty log. */
+function reportCoverage(running: RunningServer, options: CliOptions, output: GuardedOutput): void {
+  const coverage = running.simulator.coverage()
+  if (options.log === 'pretty') output.writeLine(coverageSummary(coverage))
+  if (options.coverage === undefined) return
+  try {
+    const text = options.coverage.endsWith('.md') ? coverageMarkdown(coverage) : `${JSON.stringify(coverage, null, 2)}\n`
+    writeFileSync(options.coverage, text)
+  } catch (error) {
+    process.stderr.write(`petstore-sim: --coverage: cannot write ${options.coverage} (${(error as Error).message})\n`)
+    process.exitCode = 1
+  }
 }
 
 class UsageError extends Error {}

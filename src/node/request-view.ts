@@ -42,6 +42,11 @@ class IncomingRequestView implements PlainRequest {
     return readRawHeader(this.#incoming.rawHeaders, name)
   }
 
+  /** For the journal: Node's own list, not copied. */
+  headerList(): readonly string[] {
+    return this.#incoming.rawHeaders
+  }
+
   readBody(): Promise<Uint8Array> {
     this.#body ??= readBody(this.#incoming, this.#bodyLimit, this.#budget)
     return this.#body

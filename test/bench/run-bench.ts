@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
+import { runJournalBench } from './journal-bench.ts'
 import { runScaleBench } from './scale-bench.ts'
 import { listeningUrl } from './server-process.ts'
 
@@ -273,6 +274,7 @@ console.log(`  GET with the dashboard >= 0.90x without: ${(withRps / withoutRps)
 
 // The store's scale (issue #8): a rare status at 500 and at 1,000,000 pets, reset, a large catalogue's start.
 await runScaleBench()
+await runJournalBench()
 
 // In-process lanes and the cold start (issue #19), each in processes of their own.
 await import('./in-process-bench.ts')

@@ -1,4 +1,5 @@
 import type { JournalEntry } from '../../src/core/simulator/request-journal.ts'
+import type { JournalClient } from './journal-client.ts'
 /**
  * Something the HTTP scenarios can run against (see `matrix.ts`): the MSW
  * handlers in-process behind `setupServer`, the app's `fetch`, or the real
@@ -21,6 +22,8 @@ export interface ApiTarget {
   removeFault(id: string): Promise<void>
   /** The request journal, oldest first. */
   journal(): Promise<JournalEntry[]>
+  /** The journal's queries and contract coverage: in-process, or over HTTP (`/__sim/requests…`). */
+  readonly journalClient: JournalClient
 }
 
 /** The keys every target accepts. */

@@ -1,5 +1,6 @@
 import { scenarioPetCount, scenarioSeed, scenarioStart, testKeySpec, type ApiTarget } from './api-target.ts'
 import type { JournalEntry } from '../../src/core/simulator/request-journal.ts'
+import { httpJournalClient } from './journal-client.ts'
 import { startCli } from './cli-process.ts'
 
 /** The real `petstore-sim` process on a free port, driven through its control endpoints; `args` are more flags (`--engine msw`). */
@@ -51,6 +52,7 @@ export async function startCliTarget(args: readonly string[] = []): Promise<ApiT
     async journal() {
       return ((await (await fetch(`${cli.origin}/__sim/requests`)).json()) as { requests: JournalEntry[] }).requests
     },
+    journalClient: httpJournalClient(fetch, cli.origin),
     close: () => cli.stop(),
   }
 }

@@ -1,6 +1,7 @@
 import { setupServer } from 'msw/node'
 import { createManualClock } from '../../src/core/time/clock.ts'
 import { createSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator.ts'
+import { inProcessJournalClient } from './journal-client.ts'
 import { scenarioPetCount, scenarioSeed, scenarioStart, testKeySpec, type ApiTarget } from './api-target.ts'
 
 /** The origin in-process requests are sent to; nothing listens there. */
@@ -47,6 +48,7 @@ export function startInProcessTarget(options: SimulatorOptions = {}): ApiTarget 
     async journal() {
       return simulator.journal.entries()
     },
+    journalClient: inProcessJournalClient(simulator),
     close: () => server.close(),
   }
 }

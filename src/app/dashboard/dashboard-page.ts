@@ -1,4 +1,5 @@
 import type { PlainResponse } from '../../core/pipeline/plain-http.ts'
+import { coverageSection, detailExchange, journalPanelScript, journalPanelStyle } from './journal-panel.ts'
 
 /**
  * The dashboard at `GET /__sim/`: one self-contained HTML document (inline
@@ -14,7 +15,7 @@ import type { PlainResponse } from '../../core/pipeline/plain-http.ts'
  * Content-Security-Policy; the text holds no backtick and no `${`, so it is
  * written as a raw template literal (its backslashes stay as they are).
  */
-export const dashboardPage = String.raw`<!doctype html>
+export const dashboardPage = insertJournalPanel(String.raw`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -71,6 +72,7 @@ dialog::backdrop{background:rgb(0 0 0/.45)}
 dl{display:grid;grid-template-columns:auto 1fr;gap:.2rem .8rem;margin:.5rem 0}
 dt{color:var(--muted)}dd{margin:0;word-break:break-all}
 [role=alert]:empty{display:none}
+/*JOURNAL_STYLE*/
 </style>
 </head>
 <body>
@@ -119,6 +121,9 @@ dt{color:var(--muted)}dd{margin:0;word-break:break-all}
 <select id="filter-status"><option value="">all</option><option value="2">2xx</option><option value="4">4xx</option><option value="429">429</option><option value="5">5xx</option><option value="0">no answer</option></select>
 <label for="filter-operation">Filter by operation</label>
 <select id="filter-operation"><option value="">all</option></select>
+<label for="filter-key">Filter by key</label>
+<select id="filter-key"><option value="">all</option><option value="anonymous">anonymous</option></select>
+<button id="download-har" type="button">Download HAR</button>
 <span id="skipped" class="muted"></span>
 </div>
 <div class="scroll"><table>
@@ -161,11 +166,13 @@ dt{color:var(--muted)}dd{margin:0;word-break:break-all}
 </details>
 <p id="fault-error" role="alert" class="bad"></p>
 </section>
+<!--COVERAGE-->
 </div>
 </main>
 <dialog id="detail" aria-labelledby="detail-h">
 <h2 id="detail-h">Request</h2>
 <dl id="detail-list"></dl>
+<!--DETAIL_EXCHANGE-->
 <form method="dialog"><button class="primary">Close</button></form>
 </dialog>
 <dialog id="token-dialog" aria-labelledby="token-h">
@@ -310,6 +317,9 @@ function renderKeys() {
     card.dataset.key = key.key;
     var title = el('h3');
     title.append(el('code', '', key.token || key.key), ' ', el('span', 'muted', key.plan));
+    // A demo key's name and its fingerprint, as the Requests table shows its caller.
+    if (key.token) title.append(' ', el('code', 'muted', key.key));
+    noteKey(key);
     if (key.bannedUntil) title.append(' ', el('span', 'badge bad', 'banned until ' + hms(key.bannedUntil)));
     card.append(title, windowRow('Minute', key.minute), windowRow('Day', key.day));
     box.appendChild(card);
@@ -378,6 +388,8 @@ function passes(entry) {
   if (wanted === '0' && entry.status !== 0) return false;
   if (wanted === '429' && entry.status !== 429) return false;
   if (wanted.length === 1 && wanted !== '0' && Math.floor(entry.status / 100) !== Number(wanted)) return false;
+  var key = $('filter-key').value;
+  if (key && entry.caller !== key) return false;
   var operation = $('filter-operation').value;
   return !operation || entry.operation === operation;
 }
@@ -392,7 +404,7 @@ function rowFor(entry) {
   open.onclick = function () { showDetail(entry); };
   timeCell.appendChild(open);
   var marker = entry.fault ? 'fault ' + entry.fault : entry.forced ? 'forced' : '';
-  row.append(timeCell, el('td', '', entry.method), el('td', 'path', entry.path), el('td', statusClass(entry.status), entry.status === 0 ? 'none' : entry.status), el('td', '', entry.operation), el('td', '', entry.caller), el('td', 'num', entry.durationMs.toFixed(1)));
+  row.append(timeCell, el('td', '', entry.method), el('td', 'path', entry.path), el('td', statusClass(entry.status), entry.status === 0 ? 'none' : entry.status), el('td', '', entry.operation), el('td', '', entry.keyName ? entry.keyName + ' (' + entry.caller + ')' : entry.caller), el('td', 'num', entry.durationMs.toFixed(1)));
   var markerCell = el('td');
   if (marker) {
     markerCell.appendChild(el('span', 'badge ' + (entry.fault ? 'bad' : 'warn'), marker));
@@ -402,6 +414,13 @@ function rowFor(entry) {
   return row;
 }
 function noteOperation(operation) { addOption($('filter-operation'), operation); }
+function noteKey(key) {
+  var select = $('filter-key');
+  for (var index = 0; index < select.options.length; index++) if (select.options[index].value === key.key) return;
+  var option = el('option', '', key.token ? key.token + ' (' + key.key + ')' : key.key);
+  option.value = key.key;
+  select.appendChild(option);
+}
 function renderRows() {
   var body = $('rows');
   body.textContent = '';
@@ -414,6 +433,7 @@ function addRequests(payload, replace) {
   if (replace) entries = [];
   payload.requests.forEach(function (entry) { entries.push(entry); noteOperation(entry.operation); });
   if (entries.length > maxRows) entries = entries.slice(entries.length - maxRows);
+  coverageSoon();
   $('skipped').textContent = payload.skipped ? payload.skipped + ' more requests came too fast to list' : '';
   if (replace) return renderRows();
   var body = $('rows');
@@ -429,6 +449,7 @@ function showDetail(entry) {
   Object.keys(entry).forEach(function (name) { list.append(el('dt', '', name), el('dd', '', entry[name])); });
   $('detail-h').textContent = 'Request ' + entry.sequence;
   $('detail').showModal();
+  loadExchange(entry.sequence);
 }
 
 function handleEvent(block, fresh) {
@@ -539,13 +560,24 @@ $('scenario').onchange = function () {
   act(call('POST', '/scenario', { name: name }), 'Scenario ' + name);
 };
 loadScenarios();
+$('filter-key').onchange = renderRows;
+//JOURNAL_SCRIPT
 setInterval(function () { renderClock(); refreshIfDue(); }, 1000);
 stream();
 })();
 </script>
 </body>
 </html>
-`
+`)
+
+/** The journal's parts of the page (`journal-panel.ts`), put in at their marks. */
+function insertJournalPanel(page: string): string {
+  return page
+    .replace('/*JOURNAL_STYLE*/', () => journalPanelStyle)
+    .replace('<!--COVERAGE-->', () => coverageSection)
+    .replace('<!--DETAIL_EXCHANGE-->', () => detailExchange)
+    .replace('//JOURNAL_SCRIPT', () => journalPanelScript)
+}
 
 /**
  * The page's response: a fresh CSP nonce each time, and the headers of a

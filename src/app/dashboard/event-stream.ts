@@ -1,5 +1,6 @@
 import type { PlainResponse, StreamSink } from '../../core/pipeline/plain-http.ts'
-import { toEntry, type RecordedRequest } from '../../core/simulator/request-journal.ts'
+import type { RecordedRequest } from '../../core/simulator/request-journal.ts'
+import { toSummary } from '../../core/simulator/journal-views.ts'
 import type { SimulatorCore } from '../../core/simulator/simulator-core.ts'
 import type { SimulatorEvent } from '../../core/simulator/simulator-events.ts'
 
@@ -87,7 +88,7 @@ export function createEventStreams(simulator: SimulatorCore, options: EventStrea
       if (pending > 0) {
         const count = Math.min(pending, maxBatch)
         const entries = []
-        for (let index = count; index > 0; index--) entries.push(toEntry(ring[(head - index + maxBatch) % maxBatch]!))
+        for (let index = count; index > 0; index--) entries.push(toSummary(ring[(head - index + maxBatch) % maxBatch]!))
         ring.fill(undefined)
         chunk += `event: requests\ndata: ${JSON.stringify({ requests: entries, skipped })}\n\n`
       }

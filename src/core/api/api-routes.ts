@@ -52,6 +52,8 @@ export interface ApiRouteDefinition {
    * would send. Missing: the generic answer for the status.
    */
   readonly forced?: (call: ForcedCall) => ForcedAnswer | Promise<ForcedAnswer>
+  /** Deprecated in the spec: removed on the simulator's `deprecation.sunsetAt` (contract coverage lists calls to it). */
+  readonly deprecated?: boolean
   /** Headers every response of this route carries, errors included; computed once per simulator. */
   readonly headers?: (state: SimulatorState) => Readonly<Record<string, string>>
 }
@@ -112,6 +114,7 @@ export const apiRoutes = [
     operation: 'getPet',
     method: 'GET',
     path: '/pets/{petId}',
+    deprecated: true,
     headers: getPetHeaders,
     resolve({ params, state }) {
       if (state.clock.now() >= state.deprecation.sunsetAt) {

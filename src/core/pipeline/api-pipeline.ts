@@ -2,7 +2,7 @@ import { ApiError } from './api-error.ts'
 import type { ApiKey } from '../access/api-keys.ts'
 import { apiRoutes, type OperationResult } from '../api/api-routes.ts'
 import { invalidKey, readBearerToken } from '../access/bearer-token.ts'
-import { isPromiseLike, jsonResponse, type PlainRequest, type PlainResponse } from './plain-http.ts'
+import { isPromiseLike, jsonResponse, type PlainRequest, type PlainResponse, type TransportFacts } from './plain-http.ts'
 import { anonymousPlan, type Plan } from '../access/plans.ts'
 import { rateLimitHeaders } from '../access/rate-limit-headers.ts'
 import { anonymousCallerPrefix } from '../access/caller-buckets.ts'
@@ -53,6 +53,12 @@ interface Exchange {
   readonly forced?: boolean
   /** The fault rule that shaped the answer. */
   readonly fault?: FiredFault | undefined
+  /** Where the request's body is kept once something has read it, for the journal; none for GET and HEAD. */
+  readonly body: BodySink | undefined
+}
+
+interface BodySink {
+  bytes?: Uint8Array
 }
 
 export function createApiPipeline(state: SimulatorState, options: PipelineOptions = {}): ApiPipeline {
@@ -85,6 +91,13 @@ export function createApiPipeline(state: SimulatorState, options: PipelineOption
         // Present only when they apply (no object spreads on the path every request takes).
         forced: exchange.forced === true ? true : undefined,
         fault: fault?.ruleId,
+        // References only: the journal builds its view of them when it is read.
+        exchange: {
+          rawHeaders: request.headerList?.(),
+          requestBody: exchange.body?.bytes,
+          responseHeaders: response.headers,
+          responseBody: response.body,
+        },
       })
       return { status: response.status, headers: response.headers, body: response.body, journalEntry, transportFault }
     }
@@ -115,8 +128,11 @@ export function createApiPipeline(state: SimulatorState, options: PipelineOption
   return {
     table,
     faults,
-    respond(request, preMatched) {
+    respond(sent, preMatched) {
       const started = performance.now()
+      // A request that may have a body is seen through a view that keeps the bytes once an operation reads them.
+      const body: BodySink | undefined = sent.method === 'GET' || sent.method === 'HEAD' ? undefined : {}
+      const request = body === undefined ? sent : new BodyKeepingRequest(sent, body)
       // The clock is read before anything changes state, and not after the resolver: once an operation has
       // committed (a pet stored), nothing left on the way to the response can fail.
       const receivedAt = state.clock.now()
@@ -134,7 +150,7 @@ export function createApiPipeline(state: SimulatorState, options: PipelineOption
       const standing = forcible ? state.limiter.peek(caller.bucket, caller.plan) : undefined
       // A caller over its limit, or banned, still gets its 429: forcing is not a way round the limits.
       if (forcible && standing?.outcome === 'allowed' && (caller.key !== undefined || preferred === 401)) {
-        const exchange: Exchange = { request, operation, caller, decision: standing, routeHeaders, started, receivedAt, forced: true }
+        const exchange: Exchange = { request, operation, caller, decision: standing, routeHeaders, started, receivedAt, forced: true, body }
         const outcome = forcedResult(
           match.route,
           { request, params: match.params, state, status: preferred },
@@ -144,7 +160,7 @@ export function createApiPipeline(state: SimulatorState, options: PipelineOption
       }
 
       const decision = state.limiter.consume(caller.bucket, caller.plan)
-      let exchange: Exchange = { request, operation, caller, decision, routeHeaders, started, receivedAt }
+      let exchange: Exchange = { request, operation, caller, decision, routeHeaders, started, receivedAt, body }
       let outcome: OperationResult | Promise<OperationResult>
       try {
         // Authentication and the limiter come before routing: every request under the prefix counts.
@@ -170,6 +186,50 @@ export function createApiPipeline(state: SimulatorState, options: PipelineOption
       }
       return finish(settled, outcome)
     },
+  }
+}
+
+/**
+ * A request whose body, once read, is also kept in `sink`. A class: one is
+ * made for every POST, and its methods are shared on the prototype instead
+ * of made as closures each time.
+ */
+class BodyKeepingRequest implements PlainRequest {
+  readonly method: string
+  readonly path: string
+  readonly query: string
+  readonly transport: TransportFacts
+  readonly #request: PlainRequest
+  readonly #sink: BodySink
+
+  constructor(request: PlainRequest, sink: BodySink) {
+    this.method = request.method
+    this.path = request.path
+    this.query = request.query
+    this.transport = request.transport
+    this.#request = request
+    this.#sink = sink
+  }
+
+  /** Read only when asked: the Node lane finds Host in its raw headers. */
+  get authority(): string | undefined {
+    return this.#request.authority
+  }
+
+  header(name: string): string | undefined {
+    return this.#request.header(name)
+  }
+
+  headerList(): readonly string[] {
+    return this.#request.headerList?.() ?? []
+  }
+
+  readBody(): Promise<Uint8Array> {
+    const sink = this.#sink
+    return this.#request.readBody().then((bytes) => {
+      sink.bytes = bytes
+      return bytes
+    })
   }
 }
 

@@ -30,6 +30,10 @@ export const errorCatalogue = {
   },
   fault_not_found: { status: 404, when: '`DELETE /__sim/faults/{id}` for an id that no rule in force has.' },
   scenario_not_found: { status: 404, when: '`POST /__sim/scenario` with a name that is neither a built-in scenario nor one of yours.' },
+  request_not_seen: {
+    status: 404,
+    when: '`GET /__sim/requests/wait`: no request matched the filter within `timeoutMs`; the message lists the nearest ones.',
+  },
   pet_not_found: { status: 404, when: 'getPet for an id that does not exist.' },
   route_not_found: { status: 404, when: 'A path under the API prefix (or the server) that the API does not have.' },
   method_not_allowed: { status: 405, when: 'A known path with a method it does not support; `Allow` lists the supported ones.' },

@@ -37,6 +37,12 @@ export interface PlainRequest {
   /** A header by lower-case name; a repeated header's values joined with `, `, as Fetch's `Headers.get` joins them. */
   header(name: string): string | undefined
   /**
+   * Every header as sent, as flat name/value pairs (Node's `rawHeaders`
+   * form), for the journal. Lanes that cannot list them leave it out, and
+   * the journal shows no request headers.
+   */
+  headerList?(): readonly string[]
+  /**
    * The body's bytes, read on first call and at most the lane's body limit
    * (past it, a 413 `ApiError`). Nothing reads a body before the request is
    * authenticated and allowed, so a refused request's body is never buffered.

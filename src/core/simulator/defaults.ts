@@ -11,6 +11,14 @@ export const defaults = Object.freeze({
   basePath: '/v1',
   defaultStatus: 'available' as const,
   journalSize: 1000,
+  /**
+   * The most bytes the journal's exchanges hold (estimated, an over-estimate);
+   * past it the oldest are evicted. 16 MiB: 1000 ordinary exchanges take about
+   * 2 MiB; bodies at the 64 KiB cap fill it at about 120 entries.
+   */
+  journalMaxBytes: 16 * 1024 * 1024,
+  /** The most bytes the journal keeps of each request and response body: 64 KiB, the rest cut and marked `truncated`. */
+  journalBodyCapBytes: 64 * 1024,
   ban: Object.freeze({ after: 10, durationMs: 10 * 60_000 }),
   /**
    * The most rate-limit buckets kept for callers without a valid key (one per

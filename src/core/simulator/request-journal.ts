@@ -1,17 +1,36 @@
-/** One request the simulator answered, as `GET /__sim/requests` lists it. */
-export interface JournalEntry {
+import { systemClock, type Clock } from '../time/clock.ts'
+import { defaults } from './defaults.ts'
+import type { AnswerKind, CoverageTally } from './contract-coverage.ts'
+import {
+  captureExchange,
+  type CapturedExchange,
+  type ExchangeParts,
+  type JournalRequest,
+  type JournalResponse,
+} from './journal-exchange.ts'
+import { compileFilter, matches, type CompiledFilter, type JournalFilter } from './journal-filter.ts'
+import { toHar, type Har } from './journal-har.ts'
+import { filterable, summaryLine, toEntry } from './journal-views.ts'
+import { nearestEntries } from './journal-wait.ts'
+
+/** One request the simulator answered without its exchange: what the dashboard's table and the logs show. */
+export interface JournalSummary {
   /** 1, 2, 3… in the order requests were answered, never reused before `clear()`. */
   readonly sequence: number
   /** ISO 8601 time on the simulator's clock. */
   readonly at: string
+  /** ISO 8601 wall time (the machine's clock), whatever the simulator's clock says. */
+  readonly wallAt: string
   readonly method: string
-  /** Path and query string. */
+  /** Path and query string, credential-named query parameters redacted. */
   readonly path: string
   readonly status: number
-  /** `listPets`, `createPet`, `getPet`, or the name of the simulator's own route. */
+  /** `listPets`, `createPet`, `getPet`…; `routeNotFound` or `methodNotAllowed` for a request that matched no operation. */
   readonly operation: string
   /** The key's fingerprint (never the key), or `anonymous`. */
   readonly caller: string
+  /** The name of a documented demo key (`demo-free-key`), next to its fingerprint in `caller`. */
+  readonly keyName?: string
   /** The caller's plan, e.g. `pro`; `anonymous` without a valid key. */
   readonly plan: string
   readonly durationMs: number
@@ -19,33 +38,80 @@ export interface JournalEntry {
   readonly forced?: true
   /** The id of the fault rule that shaped the answer, if one did. `status` is 0 when there was no answer (reset, hang). */
   readonly fault?: string
+  /** Present for a request that matched no operation (404 `route_not_found`, 405). */
+  readonly unmatched?: true
+}
+
+/** One request the simulator answered, as `GET /__sim/requests` lists it: the summary and the whole exchange. */
+export interface JournalEntry extends JournalSummary {
+  readonly request: JournalRequest
+  readonly response: JournalResponse
 }
 
 /**
- * A request as the journal keeps it: its time as epoch milliseconds, turned
- * into ISO 8601 only when the journal is read (formatting a date on every
- * request cost about 1.4 µs, a third of the pipeline's own time).
+ * A request as the journal keeps it: references to what the request and its
+ * answer already hold, and times as epoch milliseconds. The JSON view
+ * ({@link JournalEntry}) is built only when the journal is read (formatting
+ * a date on every request cost about 1.4 µs, a third of the pipeline's own time).
  */
-export interface RecordedRequest extends Omit<JournalEntry, 'at'> {
+export interface RecordedRequest {
+  readonly sequence: number
   /** Epoch milliseconds on the simulator's clock. */
   readonly atMs: number
+  /** Epoch milliseconds on the wall clock. */
+  readonly wallMs: number
+  readonly method: string
+  /** Path and query string, as sent. */
+  readonly path: string
+  readonly status: number
+  readonly operation: string
+  readonly caller: string
+  readonly plan: string
+  readonly durationMs: number
+  readonly forced?: true | undefined
+  readonly fault?: string | undefined
+  /** The exchange, captured; undefined in a journal that keeps nothing. */
+  readonly exchange: CapturedExchange | undefined
+}
+
+/** What the pipeline records: a request's facts and references to its exchange. */
+export interface RecordInput extends Omit<RecordedRequest, 'sequence' | 'wallMs' | 'exchange'> {
+  readonly exchange: ExchangeParts
 }
 
 /**
- * The most recent requests, oldest first, up to a capacity.
+ * The most recent requests with their whole exchange, oldest first, bounded
+ * by a count and by bytes (oldest evicted first), with queries that behave
+ * the same in-process and over HTTP.
  *
  * @example
- * const journal = createRequestJournal({ capacity: 100 })
- * journal.entries().filter((entry) => entry.status === 429)
+ * const posted = await simulator.journal.waitFor({ operation: 'createPet' }, { timeoutMs: 2000 })
+ * expect(JSON.parse(posted.request.body!.text)).toMatchObject({ name: 'Rex' })
  */
 export interface RequestJournal {
   /** Records an answered request and returns it with its sequence number. */
-  record(entry: Omit<RecordedRequest, 'sequence'>): RecordedRequest
+  record(input: RecordInput): RecordedRequest
   entries(): JournalEntry[]
   /** The most recent `count` entries, oldest first, without copying the rest. */
   latest(count: number): JournalEntry[]
+  /** The entries a filter takes, oldest first. An unknown filter or a bad value throws a `RangeError`. */
+  find(filter?: JournalFilter): JournalEntry[]
+  /** How many entries the filter takes (`limit` aside). */
+  count(filter?: JournalFilter): number
+  /**
+   * The first entry the filter takes, already in the journal (from
+   * `filter.since` on) or recorded within `timeoutMs` (default 5000). On
+   * timeout, rejects with an error that lists the nearest entries: what was
+   * sent instead.
+   */
+  waitFor(filter?: JournalFilter, options?: { readonly timeoutMs?: number }): Promise<JournalEntry>
+  /** The entries as a HAR 1.2 log, for browsers' developer tools. */
+  toHar(filter?: JournalFilter): Har
   /** Requests recorded since the last `clear()`, by status class: kept in full, not only those the journal still holds. */
   counts(): RequestCounts
+  /** How much the journal holds against its bounds. */
+  usage(): JournalUsage
+  /** Empties the journal and starts its sequence over; coverage is kept. */
   clear(): void
 }
 
@@ -62,58 +128,149 @@ export interface RequestCounts {
   }
 }
 
-export interface RequestJournalOptions {
-  /** How many requests are kept. Default {@link defaultJournalCapacity}. */
-  capacity?: number
-  /** Called with every recorded request (the simulator's events); keep it cheap, it runs in the request's turn. */
-  onRecord?: (entry: RecordedRequest) => void
+/** The journal against its bounds: entries and estimated bytes held, and how many were evicted. */
+export interface JournalUsage {
+  readonly entries: number
+  readonly capacity: number
+  readonly bytes: number
+  readonly maxBytes: number
+  readonly bodyCapBytes: number
+  readonly evicted: number
 }
 
-export const defaultJournalCapacity = 1000
+export interface RequestJournalOptions {
+  /** How many requests are kept. Default 1000. */
+  capacity?: number
+  /** The most bytes (estimated) the kept exchanges may hold; the oldest are evicted past it. Default 16 MiB. */
+  maxBytes?: number
+  /** The most bytes kept of each body; the rest is cut, marked `truncated`. Default 64 KiB. */
+  bodyCapBytes?: number
+  /** Called with every recorded request (the simulator's events); keep it cheap, it runs in the request's turn. */
+  onRecord?: (entry: RecordedRequest) => void
+  /** Counts every answer for contract coverage. */
+  coverage?: CoverageTally
+  /** The wall clock of `wallAt`. Default: the system's. */
+  wallClock?: Clock
+  /** The origin of HAR URLs for requests that named no host. */
+  origin?: string
+}
 
 export function createRequestJournal(options: RequestJournalOptions = {}): RequestJournal {
-  const capacity = options.capacity ?? defaultJournalCapacity
-  const { onRecord } = options
-  let ring: RecordedRequest[] = []
-  let start = 0
+  const capacity = options.capacity ?? defaults.journalSize
+  const maxBytes = options.maxBytes ?? defaults.journalMaxBytes
+  const bodyCap = options.bodyCapBytes ?? defaults.journalBodyCapBytes
+  for (const [name, value] of Object.entries({ capacity, maxBytes, bodyCapBytes: bodyCap })) {
+    if (!(Number.isSafeInteger(value) && value >= 0)) throw new RangeError(`The journal's ${name} must be a whole number of 0 or more`)
+  }
+  const { onRecord, coverage } = options
+  const wallClock = options.wallClock ?? systemClock
+  /** Oldest first from `head`; the slots before it are spent, dropped in one go when they are half the array. */
+  let items: RecordedRequest[] = []
+  let head = 0
+  let bytes = 0
+  let evicted = 0
   let sequence = 0
   /** Index 0 for status 0 (no answer), 1..5 for 1xx..5xx: one increment per request. */
   let byClass = [0, 0, 0, 0, 0, 0]
-  const ordered = () => [...ring.slice(start), ...ring.slice(0, start)]
-  return {
-    record(entry) {
-      const full = { sequence: ++sequence, ...entry }
-      byClass[Math.min(5, Math.floor(full.status / 100))]!++
-      if (onRecord !== undefined) onRecord(full)
-      if (capacity <= 0) return full
-      if (ring.length < capacity) {
-        ring.push(full)
-      } else {
-        ring[start] = full
-        start = (start + 1) % capacity
+  const waiters = new Set<(entry: RecordedRequest) => void>()
+
+  const held = () => (head === 0 ? items : items.slice(head))
+  const evictOldest = () => {
+    bytes -= items[head]!.exchange?.bytes ?? 0
+    items[head] = undefined as unknown as RecordedRequest
+    head++
+    evicted++
+    if (head >= 1024 && head * 2 >= items.length) {
+      items = items.slice(head)
+      head = 0
+    }
+  }
+  const select = (filter: JournalFilter | undefined): RecordedRequest[] => {
+    const tests = compileFilter(filter)
+    const taken = tests.length === 0 ? held() : held().filter((entry) => matches(tests, filterable(entry)))
+    const limit = filter?.limit
+    return limit === undefined || taken.length <= limit ? taken : taken.slice(taken.length - limit)
+  }
+
+  const journal: RequestJournal = {
+    record(input) {
+      const exchange = capacity > 0 && maxBytes > 0 ? captureExchange(input.exchange, bodyCap) : undefined
+      const entry: RecordedRequest = {
+        sequence: ++sequence,
+        atMs: input.atMs,
+        wallMs: wallClock.now(),
+        method: input.method,
+        path: input.path,
+        status: input.status,
+        operation: input.operation,
+        caller: input.caller,
+        plan: input.plan,
+        durationMs: input.durationMs,
+        forced: input.forced,
+        fault: input.fault,
+        exchange,
       }
-      return full
+      byClass[Math.min(5, Math.floor(entry.status / 100))]!++
+      coverage?.count(entry.operation, entry.status, answerKind(entry))
+      if (onRecord !== undefined) onRecord(entry)
+      if (exchange !== undefined) {
+        items.push(entry)
+        bytes += exchange.bytes
+        while (items.length - head > capacity || bytes > maxBytes) evictOldest()
+      }
+      if (waiters.size > 0) for (const waiter of [...waiters]) waiter(entry)
+      return entry
     },
-    entries: () => ordered().map(toEntry),
+    entries: () => held().map(toEntry),
     latest(count) {
       if (count <= 0) return []
-      if (ring.length < capacity) return ring.slice(-count).map(toEntry)
-      return ordered().slice(-count).map(toEntry)
+      return items.slice(Math.max(head, items.length - count)).map(toEntry)
     },
+    find: (filter) => select(filter).map(toEntry),
+    count: (filter) => select(filter === undefined ? undefined : { ...filter, limit: undefined }).length,
+    waitFor(filter = {}, waitOptions = {}) {
+      const timeoutMs = waitOptions.timeoutMs ?? 5000
+      if (!(Number.isFinite(timeoutMs) && timeoutMs >= 0)) return Promise.reject(new RangeError('timeoutMs must be a number of 0 or more'))
+      let tests: CompiledFilter
+      try {
+        tests = compileFilter({ ...filter, limit: undefined })
+      } catch (error) {
+        return Promise.reject(error)
+      }
+      const already = held().find((entry) => matches(tests, filterable(entry)))
+      if (already !== undefined) return Promise.resolve(toEntry(already))
+      return new Promise((resolve, reject) => {
+        const waiter = (entry: RecordedRequest) => {
+          if (!matches(tests, filterable(entry))) return
+          waiters.delete(waiter)
+          clearTimeout(timer)
+          resolve(toEntry(entry))
+        }
+        const timer = setTimeout(() => {
+          waiters.delete(waiter)
+          reject(new Error(nearestEntries(filter, timeoutMs, tests, held().map(filterable), summaryLine)))
+        }, timeoutMs)
+        waiters.add(waiter)
+      })
+    },
+    toHar: (filter) => toHar(select(filter).map(toEntry), options.origin),
     counts() {
       const [none = 0, c1 = 0, c2 = 0, c3 = 0, c4 = 0, c5 = 0] = byClass
       return { total: sequence, byStatusClass: { '1xx': c1, '2xx': c2, '3xx': c3, '4xx': c4, '5xx': c5, none } }
     },
+    usage: () => ({ entries: items.length - head, capacity, bytes, maxBytes, bodyCapBytes: bodyCap, evicted }),
     clear() {
-      ring = []
-      start = 0
+      items = []
+      head = 0
+      bytes = 0
+      evicted = 0
       sequence = 0
       byClass = [0, 0, 0, 0, 0, 0]
     },
   }
+  return journal
 }
 
-/** The journal's public form of a recorded request: its time in ISO 8601, fields in the documented order. */
-export function toEntry({ sequence, atMs, ...rest }: RecordedRequest): JournalEntry {
-  return { sequence, at: new Date(atMs).toISOString(), ...rest }
+function answerKind(entry: RecordedRequest): AnswerKind {
+  return entry.forced === true ? 'forced' : entry.fault !== undefined ? 'fault' : 'behaviour'
 }

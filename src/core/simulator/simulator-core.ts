@@ -8,6 +8,8 @@ import { createJsonCache } from '../pipeline/json-text.ts'
 import { createPetStore, type PetStore } from '../catalogue/pet-store.ts'
 import { createRateLimiter, type BanPolicy, type RateLimiter } from '../access/rate-limiter.ts'
 import { createRequestJournal, type RequestJournal } from './request-journal.ts'
+import { apiRoutes } from '../api/api-routes.ts'
+import { createCoverageTally, type ContractCoverage } from './contract-coverage.ts'
 import type { PetStatus } from '../api/pet-types.ts'
 import type { GeneratePet } from '../catalogue/seed-pets.ts'
 import { createSeededRandom } from './seeded-random.ts'
@@ -51,6 +53,10 @@ export interface SimulatorOptions {
   latency?: Latency
   /** How many requests the journal keeps. Default 1000. */
   journalSize?: number
+  /** The most bytes the journal's exchanges hold (estimated); the oldest are evicted past it. Default 16 MiB. */
+  journalMaxBytes?: number
+  /** The most bytes the journal keeps of each body, the rest cut and marked `truncated`. Default 64 KiB. */
+  journalBodyCapBytes?: number
   /** When getPet counts as deprecated and when it is removed. Default: deprecated 2025-12-05, removed 2030-12-05. */
   deprecation?: Partial<DeprecationPolicy>
   /** Largest request body in bytes, on every lane; larger ones get 413. Default 1 MiB. */
@@ -79,8 +85,18 @@ export interface SimulatorCore {
   /** The API keys in force, with their plans (a scenario may bring its own). */
   readonly keys: readonly ApiKey[]
   readonly limiter: RateLimiter
-  /** The requests the API answered, most recent last. */
+  /** The requests the API answered with their whole exchange, most recent last: `find`, `count`, `waitFor`, `toHar`, `clear`. */
   readonly journal: RequestJournal
+  /**
+   * Which documented answers of each operation were met, and how (the
+   * behaviour, `Prefer: code=`, a fault rule); undocumented statuses seen;
+   * deprecated operations called. Counted over every request since creation
+   * or {@link resetCoverage}: `reset()` and `journal.clear()` keep it, so one
+   * report covers a whole test run.
+   */
+  coverage(): ContractCoverage
+  /** Starts contract coverage over. */
+  resetCoverage(): void
   /** The API's path prefix, e.g. `/v1`. */
   readonly basePath: string
   /** The origin and prefix of a full base URL (`https://api.example.com/v1`); `undefined` for a path prefix (any origin). */
@@ -158,7 +174,16 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
   }
   const ban = options.ban === false ? false : { ...defaults.ban, ...options.ban }
   const limiter = createRateLimiter({ clock, ban, maxAnonymousBuckets: options.maxAnonymousBuckets ?? defaults.maxAnonymousBuckets })
-  const journal = createRequestJournal({ capacity: options.journalSize ?? defaults.journalSize, onRecord: events.request })
+  const deprecation = { ...getPetDeprecation, ...options.deprecation }
+  const coverage = createCoverageTally(apiRoutes, () => deprecation.sunsetAt)
+  const journal = createRequestJournal({
+    capacity: options.journalSize ?? defaults.journalSize,
+    maxBytes: options.journalMaxBytes ?? defaults.journalMaxBytes,
+    bodyCapBytes: options.journalBodyCapBytes ?? defaults.journalBodyCapBytes,
+    onRecord: events.request,
+    coverage,
+    origin,
+  })
   validateLatency(options.latency)
   const bodyLimit = options.bodyLimit ?? defaults.bodyLimit
   if (!(Number.isSafeInteger(bodyLimit) && bodyLimit >= 0))
@@ -169,7 +194,7 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     limiter,
     clock,
     journal,
-    deprecation: { ...getPetDeprecation, ...options.deprecation },
+    deprecation,
     basePath,
     latency: options.latency,
     petJson: createJsonCache(petJsonCacheSize),
@@ -217,6 +242,8 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     faults: pipeline.faults,
     bodyLimit,
     events,
+    coverage: () => coverage.report(),
+    resetCoverage: () => coverage.clear(),
     reset: control.reset,
     get scenario() {
       return control.scenario

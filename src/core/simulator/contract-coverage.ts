@@ -1,0 +1,179 @@
+/** How an answer came about: the operation's behaviour, `Prefer: code=`, or a fault rule. */
+export type AnswerKind = 'behaviour' | 'forced' | 'fault'
+
+/** One status of an operation: how often it was answered, and how. */
+export interface StatusCoverage {
+  readonly status: number
+  /** Whether the OpenAPI document lists it for the operation. An undocumented one is a finding. */
+  readonly documented: boolean
+  readonly count: number
+  readonly behaviour: number
+  readonly forced: number
+  readonly fault: number
+}
+
+/** One operation of the route table and the answers it gave. */
+export interface OperationCoverage {
+  readonly operation: string
+  readonly method: string
+  /** As in the OpenAPI document, under the base path. */
+  readonly path: string
+  readonly deprecated: boolean
+  /** When a deprecated operation is removed (ISO 8601). */
+  readonly removal?: string
+  /** Requests answered, in all. */
+  readonly calls: number
+  /** Every documented status (count 0 when never answered), then undocumented ones seen. */
+  readonly statuses: readonly StatusCoverage[]
+}
+
+/**
+ * Which documented answers the requests met (`simulator.coverage()`,
+ * `GET /__sim/coverage`): counted from every request since creation or
+ * `resetCoverage()`, not only those the journal still holds.
+ */
+export interface ContractCoverage {
+  readonly operations: readonly OperationCoverage[]
+  /** Requests under the API prefix that matched no operation: no path (404), or not that method (405). */
+  readonly unmatched: { readonly routeNotFound: number; readonly methodNotAllowed: number }
+  /** The deprecated operations that were called, with their removal date: calls to move off. */
+  readonly deprecatedCalls: ReadonlyArray<{ readonly operation: string; readonly removal: string | undefined; readonly calls: number }>
+  readonly summary: {
+    /** Documented statuses, over all operations. */
+    readonly documented: number
+    /** Documented statuses answered at least once. */
+    readonly met: number
+    /** Statuses answered that the document does not list for their operation. */
+    readonly undocumented: number
+  }
+}
+
+/** An operation as coverage needs it: the route table's entry. */
+export interface CoveredOperation {
+  readonly operation: string
+  readonly method: string
+  readonly path: string
+  readonly statuses: readonly number[]
+  readonly deprecated?: boolean
+}
+
+/** Counts answers per operation and status; the report is built on demand. */
+export interface CoverageTally {
+  /** One answer. Cheap: it runs for every request. */
+  count(operation: string, status: number, kind: AnswerKind): void
+  report(): ContractCoverage
+  clear(): void
+}
+
+const kindIndex = { behaviour: 0, forced: 1, fault: 2 } as const satisfies Record<AnswerKind, number>
+
+/** `removal`: a deprecated operation's removal instant (epoch ms), if it has one. */
+export function createCoverageTally(
+  operations: readonly CoveredOperation[],
+  removal: (operation: string) => number | undefined,
+): CoverageTally {
+  /** Operation -> status -> [behaviour, forced, fault]. */
+  let counts = new Map<string, Map<number, [number, number, number]>>()
+  return {
+    count(operation, status, kind) {
+      let byStatus = counts.get(operation)
+      if (byStatus === undefined) {
+        byStatus = new Map()
+        counts.set(operation, byStatus)
+      }
+      let tally = byStatus.get(status)
+      if (tally === undefined) {
+        tally = [0, 0, 0]
+        byStatus.set(status, tally)
+      }
+      tally[kindIndex[kind]]++
+    },
+    clear() {
+      counts = new Map()
+    },
+    report() {
+      let documented = 0
+      let met = 0
+      let undocumented = 0
+      const list = operations.map((operation): OperationCoverage => {
+        const byStatus = counts.get(operation.operation) ?? new Map<number, [number, number, number]>()
+        const seen = [...byStatus.keys()].filter((status) => !operation.statuses.includes(status)).sort((a, b) => a - b)
+        const statuses = [
+          ...operation.statuses.map((status) => statusCoverage(status, true, byStatus.get(status))),
+          ...seen.map((status) => statusCoverage(status, false, byStatus.get(status))),
+        ]
+        documented += operation.statuses.length
+        met += statuses.filter((status) => status.documented && status.count > 0).length
+        undocumented += seen.length
+        const removalAt = operation.deprecated === true ? removal(operation.operation) : undefined
+        return {
+          operation: operation.operation,
+          method: operation.method,
+          path: operation.path,
+          deprecated: operation.deprecated === true,
+          ...(removalAt === undefined ? {} : { removal: new Date(removalAt).toISOString() }),
+          calls: statuses.reduce((sum, status) => sum + status.count, 0),
+          statuses,
+        }
+      })
+      const total = (operation: string) => [...(counts.get(operation)?.values() ?? [])].reduce((sum, [b, f, x]) => sum + b + f + x, 0)
+      return {
+        operations: list,
+        unmatched: { routeNotFound: total('routeNotFound'), methodNotAllowed: total('methodNotAllowed') },
+        deprecatedCalls: list
+          .filter((operation) => operation.deprecated && operation.calls > 0)
+          .map(({ operation, removal: removed, calls }) => ({ operation, removal: removed, calls })),
+        summary: { documented, met, undocumented },
+      }
+    },
+  }
+}
+
+function statusCoverage(status: number, documented: boolean, tally: readonly [number, number, number] | undefined): StatusCoverage {
+  const [behaviour, forced, fault] = tally ?? [0, 0, 0]
+  return { status, documented, count: behaviour + forced + fault, behaviour, forced, fault }
+}
+
+/**
+ * The report in one line, for a log at shutdown.
+ *
+ * @example
+ * coverageSummary(simulator.coverage())
+ * // 'contract coverage: 9 of 19 documented answers met; deprecated getPet (removed 2030-12-05) called 3 times'
+ */
+export function coverageSummary(coverage: ContractCoverage): string {
+  const { documented, met, undocumented } = coverage.summary
+  const parts = [`contract coverage: ${met} of ${documented} documented answers met`]
+  if (undocumented > 0) parts.push(`${undocumented} undocumented statuses answered`)
+  for (const call of coverage.deprecatedCalls) {
+    parts.push(
+      `deprecated ${call.operation}${call.removal === undefined ? '' : ` (removed ${call.removal.slice(0, 10)})`} called ${call.calls} times`,
+    )
+  }
+  return parts.join('; ')
+}
+
+/** The report as a Markdown document: a table per operation, missing answers marked. */
+export function coverageMarkdown(coverage: ContractCoverage): string {
+  const lines = ['# Contract coverage', '', `${coverageSummary(coverage)}.`, '']
+  for (const operation of coverage.operations) {
+    const deprecated = operation.deprecated
+      ? ` (deprecated${operation.removal === undefined ? '' : `, removed ${operation.removal.slice(0, 10)}`})`
+      : ''
+    lines.push(`## ${operation.operation}: ${operation.method} ${operation.path}${deprecated}`, '')
+    lines.push('| status | documented | answered | by behaviour | forced | by a fault rule |', '| --- | --- | --- | --- | --- | --- |')
+    for (const status of operation.statuses) {
+      const answered = status.count === 0 ? '**never**' : String(status.count)
+      lines.push(
+        `| ${status.status} | ${status.documented ? 'yes' : '**no**'} | ${answered} | ${status.behaviour} | ${status.forced} | ${status.fault} |`,
+      )
+    }
+    lines.push('')
+  }
+  const { routeNotFound, methodNotAllowed } = coverage.unmatched
+  lines.push(
+    `Requests that matched no operation: ${routeNotFound} with no such path (404), ${methodNotAllowed} with another method (405).`,
+    '',
+  )
+  return lines.join('\n')
+}

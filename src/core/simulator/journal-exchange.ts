@@ -1,0 +1,184 @@
+import { redactHeader, redactQuery } from './journal-redaction.ts'
+
+/** A request or response body as the journal shows it. */
+export interface JournalBody {
+  /** The body's size in bytes, as sent (also when `text` is truncated). */
+  readonly size: number
+  /** `utf8`: `text` is the body; `base64`: the body is not UTF-8 text, and `text` is its bytes in base64. */
+  readonly encoding: 'utf8' | 'base64'
+  readonly text: string
+  /** The body was over the journal's cap per body: `text` holds its first bytes only. */
+  readonly truncated: boolean
+}
+
+/** The request of a journal entry: what the client sent, secrets redacted. */
+export interface JournalRequest {
+  readonly method: string
+  /** The path without its query. */
+  readonly path: string
+  /** The query's parameters, decoded; a repeated one as an array. Credential-named ones redacted. */
+  readonly query: Readonly<Record<string, string | string[]>>
+  /** By lower-case name; repeated headers joined with `, `. `Authorization`, `Cookie` and credential-named headers redacted. */
+  readonly headers: Readonly<Record<string, string>>
+  /** `null` when there was none, or when it was never read (see `docs/journal.md`). */
+  readonly body: JournalBody | null
+}
+
+/** The response of a journal entry: what the simulator answered. */
+export interface JournalResponse {
+  /** 0 when a fault rule gave no answer (reset, hang). */
+  readonly status: number
+  /** By lower-case name, as sent (CORS headers a lane added included). */
+  readonly headers: Readonly<Record<string, string>>
+  /** `null` for no body (a HEAD, no answer). */
+  readonly body: JournalBody | null
+}
+
+/** What the pipeline hands the journal about an exchange: references to what the request and answer already hold. */
+export interface ExchangeParts {
+  /** The request's headers as name/value pairs, flat (Node's `rawHeaders` form); undefined when the lane cannot list them. */
+  readonly rawHeaders: readonly string[] | undefined
+  /** The request body's bytes when something read it; undefined otherwise. */
+  readonly requestBody: Uint8Array | undefined
+  /** The response's header object: read when the entry is, so headers a lane adds afterwards (CORS) show too. */
+  readonly responseHeaders: Readonly<Record<string, string>>
+  readonly responseBody: string | undefined
+}
+
+/**
+ * An exchange as the journal holds it: the same references (a body over
+ * the cap cut to a copy of its first bytes), with their size in memory
+ * estimated once. The JSON view is built only when an entry is read.
+ */
+export interface CapturedExchange {
+  readonly rawHeaders: readonly string[] | undefined
+  readonly requestBody: Uint8Array | undefined
+  /** Bytes sent; differs from `requestBody.byteLength` only when truncated. */
+  readonly requestBodySize: number
+  readonly responseHeaders: Readonly<Record<string, string>>
+  readonly responseBody: string | Uint8Array | undefined
+  /** Bytes sent when truncated, -1 otherwise (computed on read). */
+  readonly responseBodySize: number
+  /** Estimated bytes this exchange holds in memory, for the journal's budget. */
+  readonly bytes: number
+}
+
+/**
+ * The fixed part of an entry's size in memory: its fields, the response's
+ * header object (the simulator's own, at most about 15 short headers) and
+ * the views' bookkeeping. An over-estimate of what a heap snapshot shows.
+ */
+export const entryOverheadBytes = 1024
+
+/** Captures an exchange for the journal; `cap` is the most bytes kept of each body. */
+export function captureExchange(parts: ExchangeParts, cap: number): CapturedExchange {
+  let bytes = entryOverheadBytes
+  const { rawHeaders } = parts
+  if (rawHeaders !== undefined) {
+    // Two bytes per character: strings may be two-byte in memory.
+    for (let index = 0; index < rawHeaders.length; index++) bytes += 2 * rawHeaders[index]!.length + 16
+  }
+  let requestBody = parts.requestBody
+  const requestBodySize = requestBody?.byteLength ?? 0
+  if (requestBody !== undefined && requestBody.byteLength > cap) requestBody = requestBody.slice(0, cap)
+  bytes += requestBody?.byteLength ?? 0
+  let responseBody: string | Uint8Array | undefined = parts.responseBody
+  let responseBodySize = -1
+  // A string of at most cap/3 characters is at most cap bytes of UTF-8: kept as it is, measured on read.
+  if (responseBody !== undefined && responseBody.length > cap / 3) {
+    const encoded = new TextEncoder().encode(responseBody)
+    responseBodySize = encoded.byteLength
+    responseBody = encoded.byteLength > cap ? encoded.slice(0, cap) : encoded
+    bytes += responseBody.byteLength
+  } else if (responseBody !== undefined) {
+    bytes += 2 * responseBody.length
+  }
+  return { rawHeaders, requestBody, requestBodySize, responseHeaders: parts.responseHeaders, responseBody, responseBodySize, bytes }
+}
+
+/** The request as the journal shows it. */
+export function readRequest(method: string, target: string, exchange: CapturedExchange): JournalRequest {
+  const queryStart = target.indexOf('?')
+  const path = queryStart === -1 ? target : target.slice(0, queryStart)
+  const query: Record<string, string | string[]> = {}
+  if (queryStart !== -1) {
+    for (const [name, value] of new URLSearchParams(redactQuery(target.slice(queryStart + 1)))) {
+      const previous = query[name]
+      query[name] = previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value]
+    }
+  }
+  const headers: Record<string, string> = {}
+  const raw = exchange.rawHeaders ?? []
+  for (let index = 0; index + 1 < raw.length; index += 2) {
+    const name = raw[index]!.toLowerCase()
+    const value = redactHeader(name, raw[index + 1]!)
+    headers[name] = headers[name] === undefined ? value : `${headers[name]}${name === 'cookie' ? '; ' : ', '}${value}`
+  }
+  const body = exchange.requestBody
+  return {
+    method,
+    path,
+    query,
+    headers,
+    body: body === undefined || exchange.requestBodySize === 0 ? null : bodyView(body, exchange.requestBodySize),
+  }
+}
+
+/** The response as the journal shows it; `method` says whether a body was sent (none for a HEAD). */
+export function readResponse(method: string, status: number, exchange: CapturedExchange): JournalResponse {
+  const headers: Record<string, string> = {}
+  if (status !== 0) for (const [name, value] of Object.entries(exchange.responseHeaders)) headers[name.toLowerCase()] = value
+  const body = exchange.responseBody
+  const sent = status !== 0 && method !== 'HEAD' && body !== undefined && body.length > 0
+  return { status, headers, body: sent ? bodyView(body, exchange.responseBodySize) : null }
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
+function bodyView(body: string | Uint8Array, sentSize: number): JournalBody {
+  if (typeof body === 'string') return { size: utf8Length(body), encoding: 'utf8', text: body, truncated: false }
+  const size = sentSize >= 0 ? sentSize : body.byteLength
+  const truncated = size > body.byteLength
+  // A cut body may end inside a character: the incomplete sequence is left out of the text.
+  const whole = truncated ? body.subarray(0, completeUtf8Length(body)) : body
+  try {
+    return { size, encoding: 'utf8', text: utf8.decode(whole), truncated }
+  } catch {
+    return { size, encoding: 'base64', text: toBase64(body), truncated }
+  }
+}
+
+/** Bytes of a string in UTF-8, without encoding it. */
+function utf8Length(text: string): number {
+  let length = 0
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index)
+    if (code < 0x80) length += 1
+    else if (code < 0x800) length += 2
+    else if (code >= 0xd800 && code <= 0xdbff && index + 1 < text.length) {
+      length += 4
+      index++
+    } else length += 3
+  }
+  return length
+}
+
+/** The length of a byte sequence without a trailing incomplete UTF-8 sequence (at most 3 bytes are looked at). */
+function completeUtf8Length(bytes: Uint8Array): number {
+  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
+    const byte = bytes[bytes.length - back]!
+    if ((byte & 0xc0) === 0x80) continue
+    if (byte < 0x80) return bytes.length
+    const needed = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : 2
+    return needed > back ? bytes.length - back : bytes.length
+  }
+  return bytes.length
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = ''
+  for (let index = 0; index < bytes.length; index += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000))
+  }
+  return btoa(binary)
+}

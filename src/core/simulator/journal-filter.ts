@@ -1,0 +1,132 @@
+import { ApiError } from '../pipeline/api-error.ts'
+import { fingerprint } from '../access/fingerprint.ts'
+import { secretLabel } from './journal-redaction.ts'
+
+/**
+ * Which journal entries to take: every field given must match (AND). The
+ * same filter in-process (`journal.find(filter)`) and over HTTP
+ * (`GET /__sim/requests?status=401&key=demo-free-key`).
+ */
+export interface JournalFilter {
+  /** The operation's name (`createPet`), or `routeNotFound` / `methodNotAllowed` for requests that matched none. */
+  readonly operation?: string
+  /** The method, in any case. */
+  readonly method?: string
+  /** The path as sent, without the query (`/v1/pets/7`); `*` stands for any characters (`/v1/pets/*`). With a `?`, the query too. */
+  readonly path?: string
+  /** A status (`401`), or a class (`4xx`); 0 for no answer (a fault's reset or hang). */
+  readonly status?: number | string
+  /** The key: a demo key's name, a token, its fingerprint (`key#1f3a9c02`), or `anonymous` for requests without a valid key. */
+  readonly key?: string
+  /** Entries with this sequence number or a later one. */
+  readonly since?: number
+  /** At most this many entries: the most recent ones, oldest first. */
+  readonly limit?: number
+}
+
+/** The filter's names, as query parameters take them. */
+export const journalFilterNames = ['operation', 'method', 'path', 'status', 'key', 'since', 'limit'] as const
+
+/** What a filter looks at in an entry: its summary fields and the key the request sent. */
+export interface FilterableEntry {
+  readonly sequence: number
+  readonly method: string
+  readonly path: string
+  readonly status: number
+  readonly operation: string
+  readonly caller: string
+  /** The label of the `Authorization` the request sent, when it was not a valid key. */
+  sentKey(): string | undefined
+}
+
+/** One test per field given, each true or false for an entry. */
+export type CompiledFilter = ReadonlyArray<{ readonly field: string; readonly test: (entry: FilterableEntry) => boolean }>
+
+/** Validates a filter (a `RangeError` names what is wrong) and turns it into tests. */
+export function compileFilter(filter: JournalFilter = {}): CompiledFilter {
+  const tests: Array<{ field: string; test: (entry: FilterableEntry) => boolean }> = []
+  const unknown = Object.keys(filter).filter((name) => !(journalFilterNames as readonly string[]).includes(name))
+  if (unknown.length > 0) throw new RangeError(`Unknown journal filter ${unknown.join(', ')}; use ${journalFilterNames.join(', ')}`)
+  const { operation, method, path, status, key, since, limit } = filter
+  if (limit !== undefined && !(Number.isSafeInteger(limit) && limit >= 0)) throw new RangeError('limit must be a whole number of 0 or more')
+  if (operation !== undefined) tests.push({ field: 'operation', test: (entry) => entry.operation === operation })
+  if (method !== undefined) {
+    const upper = method.toUpperCase()
+    tests.push({ field: 'method', test: (entry) => entry.method === upper })
+  }
+  if (path !== undefined) {
+    const pattern = new RegExp(`^${path.split('*').map(escapeRegExp).join('.*')}$`)
+    const withQuery = path.includes('?')
+    tests.push({ field: 'path', test: (entry) => pattern.test(withQuery ? entry.path : withoutQuery(entry.path)) })
+  }
+  if (status !== undefined) tests.push({ field: 'status', test: statusTest(status) })
+  if (key !== undefined) {
+    // The caller's fingerprint for a valid key; the label of what was sent for one that is not (or a wrong one).
+    const caller = key === 'anonymous' || key.startsWith('key#') ? key : fingerprint(key)
+    const sent = key === 'anonymous' || key.startsWith('key#') ? key : secretLabel(key)
+    tests.push({ field: 'key', test: (entry) => entry.caller === caller || (key !== 'anonymous' && entry.sentKey() === sent) })
+  }
+  if (since !== undefined) {
+    if (!Number.isSafeInteger(since)) throw new RangeError('since must be a sequence number')
+    tests.push({ field: 'since', test: (entry) => entry.sequence >= since })
+  }
+  return tests
+}
+
+/** Whether an entry passes every test. */
+export function matches(tests: CompiledFilter, entry: FilterableEntry): boolean {
+  for (const { test } of tests) if (!test(entry)) return false
+  return true
+}
+
+/**
+ * A filter from query parameters (`GET /__sim/requests?…`): an unknown or
+ * repeated name, or a value that is not one, is a 400 `invalid_query_parameter`.
+ * `extra` names parameters the endpoint takes besides the filter (`timeoutMs`).
+ */
+export function parseJournalFilter(query: string, extra: readonly string[] = []): { filter: JournalFilter; extra: Record<string, string> } {
+  const filter: Record<string, string | number> = {}
+  const rest: Record<string, string> = {}
+  const seen = new Set<string>()
+  for (const [name, value] of new URLSearchParams(query)) {
+    if (seen.has(name)) throw new ApiError('invalid_query_parameter', `${name} is given more than once`)
+    seen.add(name)
+    if (extra.includes(name)) rest[name] = value
+    else if (name === 'since' || name === 'limit') {
+      if (!/^\d{1,15}$/.test(value)) throw new ApiError('invalid_query_parameter', `${name} must be a whole number (got ${value})`)
+      filter[name] = Number(value)
+    } else if ((journalFilterNames as readonly string[]).includes(name)) filter[name] = value
+    else {
+      throw new ApiError(
+        'invalid_query_parameter',
+        `Unknown filter ${name}: the journal filters by ${journalFilterNames.join(', ')}${extra.length > 0 ? `, and takes ${extra.join(', ')}` : ''}`,
+      )
+    }
+  }
+  try {
+    compileFilter(filter)
+  } catch (error) {
+    throw new ApiError('invalid_query_parameter', (error as Error).message)
+  }
+  return { filter, extra: rest }
+}
+
+function statusTest(status: number | string): (entry: FilterableEntry) => boolean {
+  const text = String(status).trim().toLowerCase()
+  if (/^[1-5]xx$/.test(text)) {
+    const statusClass = Number(text[0])
+    return (entry) => Math.floor(entry.status / 100) === statusClass
+  }
+  if (!/^(?:0|[1-5]\d\d)$/.test(text)) throw new RangeError(`status must be a status like 401, a class like 4xx, or 0 (got ${status})`)
+  const wanted = Number(text)
+  return (entry) => entry.status === wanted
+}
+
+function withoutQuery(target: string): string {
+  const queryStart = target.indexOf('?')
+  return queryStart === -1 ? target : target.slice(0, queryStart)
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}

@@ -1,0 +1,40 @@
+import type { CompiledFilter, FilterableEntry, JournalFilter } from './journal-filter.ts'
+
+/** How many near misses a failed wait lists. */
+const nearestCount = 3
+
+/**
+ * The message of a wait that timed out: the filter, and the entries that
+ * came nearest to it (most criteria met, then most recent) with the
+ * criteria each missed, as WireMock lists near misses for a request it
+ * could not match.
+ *
+ * @example
+ * // No request matched {"operation":"createPet","status":"201"} within 500 ms. Nearest of 2:
+ * //   #2 POST /v1/pets -> 401 createPet anonymous (differs in status)
+ */
+export function nearestEntries(
+  filter: JournalFilter,
+  timeoutMs: number,
+  tests: CompiledFilter,
+  entries: readonly FilterableEntry[],
+  describeEntry: (entry: FilterableEntry) => string,
+): string {
+  const wanted = JSON.stringify(
+    Object.fromEntries(Object.entries(filter).filter(([name, value]) => value !== undefined && name !== 'limit')),
+  )
+  const head = `No request matched ${wanted} within ${timeoutMs} ms.`
+  // `since` is a window, not a likeness: entries before it are not near misses.
+  const since = tests.find((test) => test.field === 'since')
+  const candidates = since === undefined ? entries : entries.filter((entry) => since.test(entry))
+  if (candidates.length === 0) return `${head} No request was recorded${since === undefined ? '' : ` since #${filter.since}`}.`
+  const scored = candidates.map((entry, index) => {
+    const missed = tests.filter((test) => test.field !== 'since' && !test.test(entry)).map((test) => test.field)
+    return { entry, index, missed }
+  })
+  scored.sort((a, b) => a.missed.length - b.missed.length || b.index - a.index)
+  const lines = scored
+    .slice(0, nearestCount)
+    .map(({ entry, missed }) => `  ${describeEntry(entry)}${missed.length === 0 ? '' : ` (differs in ${missed.join(', ')})`}`)
+  return `${head} Nearest of ${candidates.length}:\n${lines.join('\n')}`
+}

@@ -1,0 +1,46 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { ContractCoverage } from '../src/core/simulator/contract-coverage.ts'
+import { startCli } from './support/cli-process.ts'
+
+// `--coverage <file>` (issue #16): contract coverage written at shutdown, and its summary on the pretty log.
+
+const directory = mkdtempSync(join(tmpdir(), 'petstore-sim-coverage-'))
+afterAll(() => rmSync(directory, { recursive: true, force: true }))
+
+async function runAndStop(file: string, log = 'pretty') {
+  const cli = await startCli(['--port', '0', '--log', log, '--coverage', file])
+  const auth = { authorization: 'Bearer demo-pro-key' }
+  expect((await fetch(`${cli.apiUrl}/pets?limit=1`, { headers: auth })).status).toBe(200)
+  expect((await fetch(`${cli.apiUrl}/pets/1`, { headers: auth })).status).toBe(200)
+  expect((await fetch(`${cli.apiUrl}/pets`, { method: 'POST', headers: { ...auth, prefer: 'code=429' } })).status).toBe(429)
+  expect(await cli.stop()).toBe(0)
+  return cli
+}
+
+describe('--coverage <file>', () => {
+  it('writes JSON at shutdown, and prints the one-line summary on the pretty log', async () => {
+    const file = join(directory, 'coverage.json')
+    const cli = await runAndStop(file)
+    const coverage = JSON.parse(readFileSync(file, 'utf8')) as ContractCoverage
+    const createPet = coverage.operations.find((operation) => operation.operation === 'createPet')!
+    expect(createPet.statuses.find((status) => status.status === 429)).toMatchObject({ count: 1, forced: 1, behaviour: 0 })
+    expect(createPet.statuses.find((status) => status.status === 201)).toMatchObject({ count: 0 })
+    expect(coverage.deprecatedCalls).toEqual([{ operation: 'getPet', removal: '2030-12-05T00:00:00.000Z', calls: 1 }])
+    expect(cli.stdout()).toMatch(
+      /contract coverage: 3 of \d+ documented answers met; deprecated getPet \(removed 2030-12-05\) called 1 times\n/,
+    )
+  })
+
+  it('writes Markdown when the name ends in .md', async () => {
+    const file = join(directory, 'coverage.md')
+    await runAndStop(file, 'silent')
+    const markdown = readFileSync(file, 'utf8')
+    expect(markdown).toContain('# Contract coverage')
+    expect(markdown).toContain('## createPet: POST /pets')
+    expect(markdown).toContain('| 429 | yes | 1 | 0 | 1 | 0 |')
+    expect(markdown).toContain('| 201 | yes | **never** | 0 | 0 | 0 |')
+  })
+})
