@@ -1,4 +1,4 @@
-import { createApp } from './app/app.ts'
+import { createAppWith } from './app/app.ts'
 import type { SimulatorCore } from './core/simulator/simulator-core.ts'
 
 /** A `fetch` that answers from one simulator in the same process: no msw, no network. */
@@ -8,7 +8,8 @@ export type SimulatorFetch = (input: RequestInfo | URL, init?: RequestInit) => P
 const inProcess = { clientAddress: '127.0.0.1' } as const
 
 /**
- * `simulator.fetch`: the simulator's own app (API, control endpoints, CORS)
+ * `simulator.fetch`: the simulator's own app (the API and CORS; not the control endpoints, for which the simulator
+ * object itself is the in-process control)
  * behind the standard `fetch` signature, for clients that take a fetch
  * (openapi-fetch, ky, wretch, axios's fetch adapter) and code that can be
  * handed one. It answers as the server does, with the same journal and
@@ -27,10 +28,11 @@ const inProcess = { clientAddress: '127.0.0.1' } as const
  * CommonJS interop, which imports `node:module`, on the browser entry's path.
  */
 export function createSimulatorFetch(core: SimulatorCore): SimulatorFetch {
-  let app: ReturnType<typeof createApp> | undefined
+  let app: ReturnType<typeof createAppWith> | undefined
   const base = `${core.baseOrigin ?? 'http://localhost'}${core.basePath}/`
   return async (input, init) => {
-    app ??= createApp({ simulator: core })
+    // The API, CORS and errors as the server answers them; no control plane (the simulator object is the control).
+    app ??= createAppWith({ simulator: core }, undefined)
     const request = input instanceof Request && init === undefined ? input : new Request(resolve(input, base), init)
     const response = await app.fetch(request, inProcess)
     if (response.type === 'error')

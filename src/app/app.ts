@@ -2,7 +2,7 @@ import { ApiError } from '../core/pipeline/api-error.ts'
 import { hasDotSegment } from '../core/pipeline/path-normalisation.ts'
 import { errorResponse, isPromiseLike, type PlainRequest, type PlainResponse, type TransportFacts } from '../core/pipeline/plain-http.ts'
 import { createSimulatorCore, type SimulatorCore, type SimulatorOptions } from '../core/simulator/simulator-core.ts'
-import { createControlPlane, controlPath, type ControlOptions } from './control-plane.ts'
+import { createControlPlane, controlPath, type ControlOptions, type ControlPlane } from './control-plane.ts'
 import { applyCors, preflightResponse } from './cors.ts'
 import { toFetchResponse, toPlainRequest } from './fetch-lane.ts'
 import { createOpenApiRoute, type OpenApiDocumentSource } from './openapi-route.ts'
@@ -49,12 +49,24 @@ export interface App {
 }
 
 export function createApp(options: AppOptions = {}): App {
+  return createAppWith(options, createControlPlane)
+}
+
+/**
+ * The app with the control plane it is given, or none: `simulator.fetch` answers the API without one, so a page that
+ * bundles the simulator does not carry the control plane and the dashboard unless it calls {@link createApp} (its
+ * bundler drops them: they are reached only from there).
+ */
+export function createAppWith(
+  options: AppOptions,
+  createControl: ((simulator: SimulatorCore, options: ControlOptions) => ControlPlane) | undefined,
+): App {
   const simulator = options.simulator ?? createSimulatorCore(options)
   const { basePath, pipeline } = simulator
   const control =
-    options.control === false
+    options.control === false || createControl === undefined
       ? undefined
-      : createControlPlane(simulator, options.control === true || options.control === undefined ? {} : options.control)
+      : createControl(simulator, options.control === true || options.control === undefined ? {} : options.control)
   const openApi = options.openApiDocument === undefined ? undefined : createOpenApiRoute(options.openApiDocument)
   const allowedMethods = [...new Set([...pipeline.table.methods, ...(control?.methods ?? []), 'OPTIONS'])].join(', ')
   const underApi = (path: string) => basePath === '' || path === basePath || path.startsWith(`${basePath}/`)

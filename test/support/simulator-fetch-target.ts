@@ -1,5 +1,6 @@
 import { createManualClock } from '../../src/core/time/clock.ts'
 import { createSimulator } from '../../src/simulator.ts'
+import { inProcessJournalClient } from './journal-client.ts'
 import { scenarioPetCount, scenarioSeed, scenarioStart, testKeySpec, type ApiTarget } from './api-target.ts'
 
 /** `simulator.fetch`: the simulator in-process behind a standard fetch, as openapi-fetch or ky would call it. */
@@ -9,6 +10,8 @@ export function startSimulatorFetchTarget(): ApiTarget & { close(): void } {
   return {
     apiUrl: `http://localhost:4010${simulator.basePath}`,
     fetch: simulator.fetch,
+    // No control endpoints behind simulator.fetch: the journal is read from the simulator, as in-process tests do.
+    journalClient: inProcessJournalClient(simulator),
     async reset() {
       simulator.reset()
       manualClock.set(scenarioStart)
