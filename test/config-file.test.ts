@@ -116,7 +116,7 @@ describe('the config file', () => {
   it('ships a JSON Schema made from the flags, which accepts a full file and refuses an unknown key', () => {
     const generated = configJsonSchema(createProgram())
     const shipped = new URL(`../${configSchemaPath}`, import.meta.url)
-    // UPDATE_CONFIG_SCHEMA=1 writes the file after a change of the flags.
+    // UPDATE_CONFIG_SCHEMA=1 writes the file after a change of the flags (then `npm run format`, which lays it out).
     if (process.env.UPDATE_CONFIG_SCHEMA === '1') writeFileSync(shipped, `${JSON.stringify(generated, null, 2)}\n`)
     expect(JSON.parse(readFileSync(shipped, 'utf8'))).toEqual(generated)
     const validate = new Ajv2020({ strict: false }).compile(generated)
