@@ -115,7 +115,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(workDir, { recursive: true, force: true }))
 
 describe.each(mswMajors)('installed next to msw %s', (major) => {
-  it('installs with a plain npm install, without the sources in the package', async () => {
+  it('installs with a plain npm install, with the docs the README links to, without the sources', async () => {
     const { project, install } = await installs.get(major)!
     expect(install.code, install.output).toBe(0)
     expect(install.output).not.toMatch(/ERESOLVE|peer dep/i)
@@ -124,6 +124,7 @@ describe.each(mswMajors)('installed next to msw %s', (major) => {
       'README.md',
       'bin',
       'dist',
+      'docs',
       'fixtures',
       'package.json',
     ])

@@ -144,10 +144,10 @@ function statusCoverage(status: number, documented: boolean, tally: readonly [nu
 export function coverageSummary(coverage: ContractCoverage): string {
   const { documented, met, undocumented } = coverage.summary
   const parts = [`contract coverage: ${met} of ${documented} documented answers met`]
-  if (undocumented > 0) parts.push(`${undocumented} undocumented statuses answered`)
+  if (undocumented > 0) parts.push(`${undocumented} undocumented ${undocumented === 1 ? 'status' : 'statuses'} answered`)
   for (const call of coverage.deprecatedCalls) {
     parts.push(
-      `deprecated ${call.operation}${call.removal === undefined ? '' : ` (removed ${call.removal.slice(0, 10)})`} called ${call.calls} times`,
+      `deprecated ${call.operation}${call.removal === undefined ? '' : ` (removed ${call.removal.slice(0, 10)})`} called ${call.calls} ${call.calls === 1 ? 'time' : 'times'}`,
     )
   }
   return parts.join('; ')
