@@ -59,6 +59,10 @@ export const errorCatalogue = {
     status: 503,
     when: 'A request that arrived on an open connection while the server drains after SIGTERM/SIGINT; see `Retry-After`.',
   },
+  too_many_streams: {
+    status: 503,
+    when: '`GET /__sim/events` while 32 event streams (dashboards) are open already; see `Retry-After`.',
+  },
   gateway_timeout: { status: 504, when: 'Only from a fault rule (`status: 504`), marked `Petstore-Sim-Fault`.' },
 } as const satisfies Record<string, { status: number; when: string }>
 
