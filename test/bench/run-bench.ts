@@ -274,6 +274,12 @@ console.log(
 console.log(
   `  the dashboards received ${dashboard.events} events (${fixed(0)(dashboard.bytes / 1024)} KiB) in all; errors with them open: ${dashboard.with.reduce((sum, run) => sum + run.errors, 0)}`,
 )
+// CPU per request, the server's own (from /proc): what the streams cost it, less moved by other load on the machine than req/s.
+const cpu = (runs: LoadResult[]) =>
+  runs.reduce((sum, run) => sum + run.cpuUsPerRequest * run.total, 0) / runs.reduce((sum, run) => sum + run.total, 0)
+console.log(
+  `  server CPU per request: ${fixed(1)(cpu(dashboard.without))} µs without, ${fixed(1)(cpu(dashboard.with))} µs with (${(cpu(dashboard.with) / cpu(dashboard.without)).toFixed(2)}x)`,
+)
 console.log(
   `  GET with ${dashboards} dashboard(s) >= 0.90x without: ${(withRps / withoutRps).toFixed(2)}x ${check(withRps >= 0.9 * withoutRps)}`,
 )
