@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 # Usage: python3 .ci/complete-lockfile.py package-lock.json (after adding or updating a package with native builds).
-# Adds lock entries for optional platform packages this machine's registry does not serve (biome's and oxc-parser's
-# builds for other systems): without them `npm ci` refuses the lock ("Missing: … from lock file"). They are optional and
+# Adds lock entries for optional platform packages this machine's registry does not serve (biome's, oxc-parser's and
+# unrs-resolver's (jest's) builds for other systems): without them `npm ci` refuses the lock ("Missing: … from lock file"). They are optional and
 # for other platforms, so npm never fetches them here.
 import json,re,sys
 p=sys.argv[1]
 l=json.load(open(p))
 pk=l['packages']
 def platform(name):
-    n=re.sub(r'^(cli|binding)-','',name.split('/')[-1])
+    n=re.sub(r'^(cli|binding|resolver-binding)-','',name.split('/')[-1])
     parts=n.split('-')
     os_=parts[0]; cpu=parts[1] if len(parts)>1 else None
     rest='-'.join(parts[2:])
@@ -26,7 +26,7 @@ def resolves(key,dep):
 added=[]
 for key,entry in list(pk.items()):
     for dep,ver in (entry.get('optionalDependencies') or {}).items():
-        if not (dep.startswith('@biomejs/cli-') or dep.startswith('@oxc-parser/binding-')): continue
+        if not dep.startswith(('@biomejs/cli-', '@oxc-parser/binding-', '@unrs/resolver-binding-')): continue
         found=resolves(key,dep)
         if found and pk[found].get('version')==ver: continue
         # place next to the package's own directory scope (its parent node_modules)

@@ -5,7 +5,7 @@ import { toEpochMilliseconds } from '../core/time/clock.ts'
 import { parseDuration } from '../core/time/duration.ts'
 import { jsonResponse, type PlainRequest, type PlainResponse } from '../core/pipeline/plain-http.ts'
 import { isJsonContentType, readJsonText } from '../core/api/request-parsing.ts'
-import type { FaultRuleInput } from '../core/faults/fault-rules.ts'
+import { FaultRuleLimitError, type FaultRuleInput } from '../core/faults/fault-rules.ts'
 import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
 import { journalRoutes } from './journal-routes.ts'
 import { dashboardResponse } from './dashboard/dashboard-page.ts'
@@ -124,17 +124,13 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
       name: 'addFaults',
       async resolve(request) {
         const body = await readJson(request)
-        const rules = Array.isArray(body) ? body : [body]
-        const ids: string[] = []
+        let ids: string[]
         try {
-          for (const rule of rules) ids.push(simulator.faults.add(rule as FaultRuleInput))
+          // All or nothing, checked whole before anything is added (fault-rules.ts), within the caps it names.
+          ids = Array.isArray(body) ? simulator.faults.addAll(body as FaultRuleInput[]) : [simulator.faults.add(body as FaultRuleInput)]
         } catch (error) {
-          // All or nothing: the rules of a refused array are not left half added.
-          for (const id of ids) simulator.faults.remove(id)
-          throw new ApiError(
-            'invalid_body',
-            rules.length > 1 ? `Rule #${ids.length}: ${(error as Error).message}` : (error as Error).message,
-          )
+          if (error instanceof FaultRuleLimitError) throw new ApiError('too_many_faults', error.message)
+          throw new ApiError('invalid_body', (error as Error).message)
         }
         return jsonResponse({ ids, faults: simulator.faults.list() }, 201)
       },

@@ -7,8 +7,10 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 // Time stands still unless a test moves it: see docs/in-process.md.
 const simulator = createSimulator({ seed: 42, clock: createManualClock('2030-01-01T00:00:00Z') })
 const server = setupServer(...simulator.handlers)
+// msw 3 names this option onUnhandledFrame, msw 2 onUnhandledRequest: each reads its own and ignores the other.
+const unhandled = { onUnhandledFrame: 'error', onUnhandledRequest: 'error' } as const
 
-beforeAll(() => server.listen({ onUnhandledFrame: 'error' }))
+beforeAll(() => server.listen(unhandled))
 afterEach(() => {
   server.resetHandlers() // drop per-test overrides
   simulator.reset() // fresh catalogue, limits, bans, journal and clock offset

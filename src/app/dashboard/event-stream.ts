@@ -1,3 +1,4 @@
+import { ApiError } from '../../core/pipeline/api-error.ts'
 import type { PlainResponse, StreamSink } from '../../core/pipeline/plain-http.ts'
 import type { RecordedRequest } from '../../core/simulator/request-journal.ts'
 import { toSummary } from '../../core/simulator/journal-views.ts'
@@ -16,7 +17,16 @@ export interface EventStreamOptions {
   readonly stallMs?: number
   /** Journal entries sent when a stream opens. Default 100. */
   readonly initialRequests?: number
+  /** Streams open at once; one more is refused with 503 `too_many_streams`. Default {@link maxEventStreams}. */
+  readonly maxStreams?: number
 }
+
+/**
+ * Event streams open at once, by default: a dashboard is one stream, and ten
+ * open cost the API under 10 % (`npm run bench`); past 32 a client is more
+ * likely a leak (tabs reopened in a loop) than a person.
+ */
+export const maxEventStreams = 32
 
 /** The event streams of one control plane: each `GET /__sim/events` gets one. */
 export interface EventStreams {
@@ -51,7 +61,22 @@ export function createEventStreams(simulator: SimulatorCore, options: EventStrea
   const maxBatch = options.maxBatch ?? 200
   const stallMs = options.stallMs ?? 10_000
   const initialRequests = options.initialRequests ?? 100
-  const open = new Set<() => void>()
+  const maxStreams = options.maxStreams ?? maxEventStreams
+  const open = new Set<Subscriber>()
+
+  // One listener and one ring for every stream (issue #20: a listener, a ring and a serialisation per stream cost
+  // the API per dashboard). Positions count requests since the hub started; each stream remembers how far it got.
+  const ring: Array<RecordedRequest | undefined> = new Array<RecordedRequest | undefined>(maxBatch)
+  let received = 0
+  /** Bumped by a reset: a stream that has not seen it gets `event: reset`. */
+  let resets = 0
+  /** Where the journal starts over after the last reset. */
+  let resetAt = 0
+  /** Bumped by every event: a stream behind it gets `event: state`. */
+  let version = 0
+  let flushTimer: ReturnType<typeof setTimeout> | undefined
+  let heartbeat: ReturnType<typeof setInterval> | undefined
+  let unsubscribe: (() => void) | undefined
 
   const headers = (): Record<string, string> => ({
     'Content-Type': 'text/event-stream; charset=utf-8',
@@ -61,83 +86,95 @@ export function createEventStreams(simulator: SimulatorCore, options: EventStrea
     'X-Accel-Buffering': 'no',
   })
 
-  function start(sink: StreamSink): () => void {
-    const ring: Array<RecordedRequest | undefined> = new Array<RecordedRequest | undefined>(maxBatch)
-    let head = 0
-    let pending = 0
-    let skipped = 0
-    let reset = false
-    let dirty = false
-    let flushTimer: ReturnType<typeof setTimeout> | undefined
-    let stalledSince: number | undefined
-    let closed = false
+  /** What a stream that got as far as `from` is sent now; streams at the same point share one string. */
+  function chunkFor(from: Position, state: () => string): string {
+    let chunk = ''
+    if (from.resets !== resets) chunk += 'event: reset\ndata: {}\n\n'
+    const since = from.resets === resets ? from.received : Math.max(from.received, resetAt)
+    const fresh = received - since
+    if (fresh > 0) {
+      const count = Math.min(fresh, maxBatch)
+      const entries = []
+      for (let index = count; index > 0; index--) entries.push(toSummary(ring[(received - index) % maxBatch]!))
+      chunk += `event: requests\ndata: ${JSON.stringify({ requests: entries, skipped: fresh - count })}\n\n`
+    }
+    if (from.version !== version) chunk += `event: state\ndata: ${state()}\n\n`
+    return chunk
+  }
 
-    const flush = () => {
-      flushTimer = undefined
-      if (closed) return
-      if (!sink.hasRoom) {
+  const flush = () => {
+    flushTimer = undefined
+    let stateText: string | undefined
+    const state = () => (stateText ??= JSON.stringify(simulator.state()))
+    const chunks = new Map<string, string>()
+    let behind = false
+    const now = Date.now()
+    for (const subscriber of [...open]) {
+      const { position } = subscriber
+      if (position.received === received && position.resets === resets && position.version === version) continue
+      if (!subscriber.sink.hasRoom) {
         // The client has not taken the last batches: wait (the ring keeps only the newest), or give up on it.
-        stalledSince ??= Date.now()
-        if (Date.now() - stalledSince >= stallMs) return end()
-        flushTimer = setTimeout(flush, flushMs)
-        return
+        subscriber.stalledSince ??= now
+        if (now - subscriber.stalledSince >= stallMs) subscriber.end()
+        else behind = true
+        continue
       }
-      stalledSince = undefined
-      let chunk = ''
-      if (reset) chunk += 'event: reset\ndata: {}\n\n'
-      if (pending > 0) {
-        const count = Math.min(pending, maxBatch)
-        const entries = []
-        for (let index = count; index > 0; index--) entries.push(toSummary(ring[(head - index + maxBatch) % maxBatch]!))
-        ring.fill(undefined)
-        chunk += `event: requests\ndata: ${JSON.stringify({ requests: entries, skipped })}\n\n`
+      subscriber.stalledSince = undefined
+      const at = `${position.received}/${position.resets}/${position.version}`
+      let chunk = chunks.get(at)
+      if (chunk === undefined) {
+        chunk = chunkFor(position, state)
+        chunks.set(at, chunk)
       }
-      if (dirty) chunk += `event: state\ndata: ${JSON.stringify(simulator.state())}\n\n`
-      pending = 0
-      skipped = 0
-      reset = false
-      dirty = false
-      if (chunk !== '') sink.write(chunk)
+      subscriber.position = { received, resets, version }
+      if (chunk !== '') subscriber.sink.write(chunk)
     }
-    const schedule = () => {
-      dirty = true
-      flushTimer ??= setTimeout(flush, flushMs)
+    if (behind) schedule()
+  }
+  function schedule(): void {
+    flushTimer ??= setTimeout(flush, flushMs)
+  }
+  const listener = (event: SimulatorEvent) => {
+    if (event.type === 'request') {
+      ring[received % maxBatch] = event.entry
+      received++
+    } else if (event.type === 'reset') {
+      // What came before the reset is gone from the journal too.
+      ring.fill(undefined)
+      resets++
+      resetAt = received
     }
-    const listener = (event: SimulatorEvent) => {
-      if (event.type === 'request') {
-        ring[head] = event.entry
-        head = (head + 1) % maxBatch
-        if (pending === maxBatch) skipped++
-        else pending++
-      } else if (event.type === 'reset') {
-        // What came before the reset is gone from the journal too.
-        ring.fill(undefined)
-        pending = 0
-        skipped = 0
-        reset = true
-      }
-      schedule()
-    }
-    const unsubscribe = simulator.events.subscribe(listener)
-    const heartbeat = setInterval(() => {
-      if (sink.hasRoom) sink.write(': ping\n\n')
-    }, heartbeatMs)
-    unrefTimer(heartbeat)
+    version++
+    schedule()
+  }
 
+  function start(sink: StreamSink): () => void {
+    const subscriber: Subscriber = { sink, position: { received, resets, version }, stalledSince: undefined, end }
+    if (open.size === 0) {
+      unsubscribe = simulator.events.subscribe(listener)
+      heartbeat = setInterval(() => {
+        for (const each of open) if (each.sink.hasRoom) each.sink.write(': ping\n\n')
+      }, heartbeatMs)
+      unrefTimer(heartbeat)
+    }
+    open.add(subscriber)
+    let closed = false
     function close(): void {
       if (closed) return
       closed = true
-      unsubscribe()
+      open.delete(subscriber)
+      if (open.size > 0) return
+      unsubscribe?.()
+      unsubscribe = undefined
       clearInterval(heartbeat)
       if (flushTimer !== undefined) clearTimeout(flushTimer)
-      open.delete(end)
+      flushTimer = undefined
     }
     function end(): void {
       if (closed) return
       close()
       sink.end()
     }
-    open.add(end)
 
     const state = JSON.stringify(simulator.state())
     const requests = JSON.stringify({ requests: simulator.journal.latest(initialRequests), skipped: 0 })
@@ -146,14 +183,35 @@ export function createEventStreams(simulator: SimulatorCore, options: EventStrea
   }
 
   return {
-    respond: () => ({ status: 200, headers: headers(), body: undefined, stream: { open: start } }),
+    respond() {
+      if (open.size >= maxStreams) {
+        throw new ApiError('too_many_streams', `At most ${maxStreams} event streams are open at once; close a dashboard, or retry later`, {
+          'Retry-After': '5',
+        })
+      }
+      return { status: 200, headers: headers(), body: undefined, stream: { open: start } }
+    },
     closeAll() {
-      for (const end of [...open]) end()
+      for (const subscriber of [...open]) subscriber.end()
     },
     get size() {
       return open.size
     },
   }
+}
+
+/** How far a stream got: requests received, resets and changes seen. */
+interface Position {
+  readonly received: number
+  readonly resets: number
+  readonly version: number
+}
+
+interface Subscriber {
+  readonly sink: StreamSink
+  position: Position
+  stalledSince: number | undefined
+  readonly end: () => void
 }
 
 /** Node's timers hold the process open unless unref'd; browsers' timers are numbers, with nothing to unref. */

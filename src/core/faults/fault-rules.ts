@@ -11,6 +11,21 @@ export { transportFaults, type TransportFault }
 /** Statuses outside the contract that a fault may answer (with the Error body and `Petstore-Sim-Fault`). */
 export const faultOnlyStatuses = [500, 502, 503, 504] as const
 
+/**
+ * Rules in force at once. Every API request tries the rules in order, so the
+ * cap bounds what a request can cost (issue #20: 170,034 rules were accepted);
+ * a test needs a handful, a thorough one a few dozen.
+ */
+export const maxFaultRules = 1_000
+
+/** Rules in one `addAll` (one `POST /__sim/faults`): a request is checked whole before anything changes. */
+export const maxFaultRulesPerAdd = 100
+
+/** A rule or an array refused for the caps ({@link maxFaultRules}, {@link maxFaultRulesPerAdd}), not for what it says. */
+export class FaultRuleLimitError extends RangeError {
+  override readonly name = 'FaultRuleLimitError'
+}
+
 /** How long a `hang` lasts by default before the connection is dropped: long enough for any client timeout under test. */
 export const defaultHangMs = 30_000
 
@@ -115,6 +130,12 @@ export interface FiredFault {
 export interface FaultRules {
   /** Adds a rule (validated; `RangeError` naming what is wrong) and returns its id. */
   add(rule: FaultRuleInput): string
+  /**
+   * Adds up to {@link maxFaultRulesPerAdd} rules, all or nothing: every one is
+   * checked before any is added (`RangeError` naming the first wrong one, by
+   * its index), then they change the rules once. Returns their ids, in order.
+   */
+  addAll(rules: readonly FaultRuleInput[]): string[]
   remove(id: string): boolean
   list(): FaultRule[]
   clear(): void
@@ -150,7 +171,8 @@ export function createFaultRules(table: RouteTable, random: () => number, basePa
   let rules: StoredRule[] = []
   let nextId = 1
 
-  function compile(input: FaultRuleInput, id: string): StoredRule {
+  /** A rule checked and compiled, not yet added. */
+  function compile(input: FaultRuleInput): Omit<StoredRule, 'id'> {
     const parsed = FaultRuleSchema.safeParse(input, english)
     // The rule's own checks (a status, a fault or a delay…) concern no one field: no "body:" label for them.
     if (!parsed.success) throw new RangeError(`Invalid fault rule: ${describeIssues(parsed.error).replace(/^body: /, '')}`)
@@ -183,7 +205,6 @@ export function createFaultRules(table: RouteTable, random: () => number, basePa
       }
     }
     return {
-      id,
       operation: rule.operation,
       method,
       path: rule.path,
@@ -199,16 +220,46 @@ export function createFaultRules(table: RouteTable, random: () => number, basePa
     }
   }
 
+  function checkRoom(count: number): void {
+    if (rules.length + count <= maxFaultRules) return
+    throw new FaultRuleLimitError(
+      count === 1
+        ? `Invalid fault rule: at most ${maxFaultRules} rules are in force at once`
+        : `Invalid fault rules: at most ${maxFaultRules} rules are in force at once (${rules.length} now, ${count} more sent)`,
+    )
+  }
+
   function add(input: FaultRuleInput): string {
-    const rule = compile(input, `f${nextId}`)
-    nextId++
-    rules.push(rule)
+    return addAll([input], false)[0]!
+  }
+
+  function addAll(inputs: readonly FaultRuleInput[], numbered = true): string[] {
+    if (inputs.length > maxFaultRulesPerAdd) {
+      throw new FaultRuleLimitError(`Invalid fault rules: at most ${maxFaultRulesPerAdd} rules at a time (got ${inputs.length})`)
+    }
+    checkRoom(inputs.length)
+    // Checked whole first: a refused array leaves nothing to take back (taking 28,339 rules back one by one was quadratic).
+    const compiled = inputs.map((input, index) => {
+      try {
+        return compile(input)
+      } catch (error) {
+        if (!numbered || !(error instanceof RangeError)) throw error
+        throw new RangeError(`Rule #${index}: ${error.message}`)
+      }
+    })
+    if (compiled.length === 0) return []
+    const ids = compiled.map((rule) => {
+      const id = `f${nextId++}`
+      rules.push({ id, ...rule })
+      return id
+    })
     onChange()
-    return rule.id
+    return ids
   }
 
   return {
     add,
+    addAll: (inputs) => addAll(inputs),
     remove(id) {
       const before = rules.length
       rules = rules.filter((rule) => rule.id !== id)
@@ -241,7 +292,7 @@ export function createFaultRules(table: RouteTable, random: () => number, basePa
           throw new RangeError(`Fault rule #${index}: the id ${JSON.stringify(id)} is not f<n> or is repeated`)
         ids.add(id)
         try {
-          return compile({ ...input, times: remaining }, id)
+          return { id, ...compile({ ...input, times: remaining }) }
         } catch (error) {
           throw new RangeError(`Fault rule #${index} (${id}): ${(error as Error).message}`)
         }

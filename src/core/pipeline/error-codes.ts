@@ -17,6 +17,10 @@ export const errorCatalogue = {
     status: 400,
     when: 'The HTTP request itself is malformed, or its path has a dot segment (`.`, `..`, `%2e`): standalone server only.',
   },
+  too_many_faults: {
+    status: 400,
+    when: '`POST /__sim/faults` with more than 100 rules, or that would put more than 1,000 rules in force; nothing is added.',
+  },
   missing_api_key: { status: 401, when: 'No `Authorization` header, another scheme than Bearer, or an empty token.' },
   invalid_api_key: { status: 401, when: 'A Bearer token that is not a known API key.' },
   admin_unauthorized: { status: 401, when: 'A control endpoint (`/__sim/*`) called without the admin token it requires.' },
@@ -59,6 +63,10 @@ export const errorCatalogue = {
   shutting_down: {
     status: 503,
     when: 'A request that arrived on an open connection while the server drains after SIGTERM/SIGINT; see `Retry-After`.',
+  },
+  too_many_streams: {
+    status: 503,
+    when: '`GET /__sim/events` while 32 event streams (dashboards) are open already; see `Retry-After`.',
   },
   gateway_timeout: { status: 504, when: 'Only from a fault rule (`status: 504`), marked `Petstore-Sim-Fault`.' },
 } as const satisfies Record<string, { status: number; when: string }>

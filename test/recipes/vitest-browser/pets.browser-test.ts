@@ -5,8 +5,10 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 
 const simulator = createSimulator({ seed: 3 })
 const worker = setupWorker(...simulator.handlers)
+// msw 3 reads onUnhandledFrame, msw 2 onUnhandledRequest.
+const options = { quiet: true, onUnhandledFrame: 'bypass', onUnhandledRequest: 'bypass' } as const
 
-beforeAll(() => worker.start({ quiet: true, onUnhandledFrame: 'bypass' }))
+beforeAll(() => worker.start(options))
 afterEach(() => simulator.reset())
 afterAll(() => worker.stop())
 
