@@ -160,6 +160,18 @@ describe('the document’s patterns', () => {
     expect(() => new RegExp(pattern)).not.toThrow()
   })
 
+  it('bound petId where the simulator stops reading ids, so generated ids get the documented answers', async () => {
+    const parameter = (
+      openApiDocument.paths['/pets/{petId}']!.get as unknown as { parameters: Array<{ schema: { minimum: number; maximum: number } }> }
+    ).parameters[0]!.schema
+    const app = createApp({ keys: { k: 'enterprise:1000/1000' } })
+    const status = async (id: bigint) =>
+      (await app.fetch(new Request(`http://sim.test/v1/pets/${id}`, { headers: { authorization: 'Bearer k' } }))).status
+    const [minimum, maximum] = [BigInt(parameter.minimum), BigInt(parameter.maximum)]
+    expect([await status(minimum), await status(maximum)]).toEqual([404, 404])
+    expect([await status(minimum - 1n), await status(maximum + 1n)]).toEqual([400, 400])
+  })
+
   it('say of Location what the simulator sends at any base path, the root included', () => {
     const location = new RegExp(
       (

@@ -108,7 +108,7 @@ function specmaticOwnFailure(exchange: Exchange, newPetIsValid: (body: unknown) 
     )
   if (
     exchange.method === 'GET' &&
-    /\/pets\/\d+$/.test(exchange.path) &&
+    /\/pets\/-?\d+$/.test(exchange.path) &&
     exchange.positive &&
     exchange.status === 404 &&
     code === 'pet_not_found'
