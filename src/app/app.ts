@@ -5,14 +5,14 @@ import { createSimulatorCore, type SimulatorCore, type SimulatorOptions } from '
 import { createControlPlane, controlPath, type ControlOptions, type ControlPlane } from './control-plane.ts'
 import { applyCors, preflightResponse } from './cors.ts'
 import { toFetchResponse, toPlainRequest } from './fetch-lane.ts'
-import { createOpenApiRoute, type OpenApiDocumentSource } from './openapi-route.ts'
+import { createOpenApiRoute, documentApiUrl, type OpenApiDocumentSource } from './openapi-route.ts'
 
 export interface AppOptions extends SimulatorOptions {
   /** Serve this simulator instead of creating one from the options. */
   simulator?: SimulatorCore
   /** The `/__sim` control endpoints: on (default, loopback clients only), off, or with their options (an admin token, allowed host names). */
   control?: boolean | ControlOptions
-  /** Serves `GET /openapi.json` and `/openapi.yaml` from this source (the Node server passes `fixtures/openapi.yaml`). */
+  /** Serves `GET /openapi.json`, `/openapi.yaml` and their 3.0 forms from this source (the Node server passes `fixtures/openapi.yaml`). */
   openApiDocument?: () => OpenApiDocumentSource | Promise<OpenApiDocumentSource>
 }
 
@@ -94,7 +94,8 @@ export function createAppWith(
     // the root would swallow /__sim and /openapi.*, so those are checked before the API.
     if (underControl(path)) return control!.respond(request)
     if (request.method === 'OPTIONS') return preflightResponse(request, preflightMethods(path))
-    if (openApi?.owns(path)) return openApi.respond(request.method, path)
+    if (openApi?.owns(path))
+      return openApi.respond(request.method, path, documentApiUrl(request.scheme ?? 'http', request.authority, basePath))
     if (underApi(path)) return pipeline.respond(request)
     throw new ApiError('route_not_found', `No route ${request.method} ${path}: the API is under ${basePath || '/'}`)
   }

@@ -16,6 +16,7 @@ class FetchRequestView implements PlainRequest {
   readonly path: string
   readonly query: string
   readonly authority: string
+  readonly scheme: string
   readonly transport: TransportFacts
   readonly #request: Request
   readonly #bodyLimit: number
@@ -27,6 +28,7 @@ class FetchRequestView implements PlainRequest {
     this.path = url.pathname
     this.query = url.search.slice(1)
     this.authority = url.host
+    this.scheme = url.protocol.slice(0, -1)
     this.transport = transport
     this.#request = request
     this.#bodyLimit = bodyLimit

@@ -1,5 +1,6 @@
 // `npm run contract`: the real CLI behind Stoplight Prism in proxy mode with
-// fixtures/openapi.yaml. A corpus of valid and invalid requests covers every
+// fixtures/openapi.yaml, then the contract tools of run-tools.ts (Specmatic,
+// Portman + newman) against another simulator with the document it serves. A corpus of valid and invalid requests covers every
 // operation and every documented status; any response violation Prism
 // reports fails the run, and so does a request violation on a request the
 // corpus calls valid. Bounded: ~30 requests, every wait has a deadline.
@@ -9,6 +10,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
+import { runContractTools } from './run-tools.ts'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const deadlineMs = 60_000
@@ -282,5 +284,20 @@ try {
   prism.child.kill('SIGTERM')
   simulator.child.kill('SIGTERM')
 }
-console.log(`\n${corpus.length - failures} passed, ${failures} failed`)
-process.exitCode = failures === 0 ? 0 : 1
+console.log(`\nPrism: ${corpus.length - failures} passed, ${failures} failed`)
+
+// A simulator of its own for the tools: defaults but for a key whose limits their ~270 requests never reach.
+const toolsSimulator = await start(
+  process.execPath,
+  ['bin/petstore-sim.js', '--port', '0', '--log', 'silent', '--key', 'tools-key=enterprise:1000000/100000000'],
+  /listening on (http:\/\/\S+)/,
+)
+let tools: { passed: number; failed: number }
+try {
+  tools = await runContractTools(new URL(toolsSimulator.match[1]!).origin, 'tools-key')
+} finally {
+  toolsSimulator.child.kill('SIGTERM')
+}
+const failed = failures + tools.failed
+console.log(`\ncontract: ${corpus.length - failures + tools.passed} passed, ${failed} failed`)
+process.exitCode = failed === 0 ? 0 : 1

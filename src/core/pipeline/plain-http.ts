@@ -34,6 +34,8 @@ export interface PlainRequest {
   readonly query: string
   /** Where the request was sent: the `Host` header on a server, the URL's host and port on Fetch lanes. */
   readonly authority: string | undefined
+  /** The URL's scheme (`https`) where the lane knows it (Fetch lanes); the Node lane serves plain `http`. */
+  readonly scheme?: string | undefined
   /** A header by lower-case name; a repeated header's values joined with `, `, as Fetch's `Headers.get` joins them. */
   header(name: string): string | undefined
   /**
