@@ -11,6 +11,7 @@ import { createNodeApp } from './node-app.ts'
 import { fromIncomingMessage } from './request-view.ts'
 import { logAnswer, loggerFor, type LogFormat, type RequestLogger } from './request-log.ts'
 import { writePlainResponse } from './response-writer.ts'
+import { assertSupportedNode } from './supported-node.ts'
 
 /** How a listener serves: the app, how it logs, and optionally msw in front. */
 export interface ListenerOptions {
@@ -58,6 +59,7 @@ export interface ServingListener {
 
 /** The listener of {@link createRequestListener}, with its `send`, for `createServer`. */
 export function createServingListener(options: ListenerOptions = {}): ServingListener {
+  assertSupportedNode()
   const app = options.app ?? createNodeApp()
   const log = loggerFor(options.log ?? defaults.libraryLog)
   const { bodyLimit } = app.simulator
