@@ -30,7 +30,7 @@ describe('--coverage <file>', () => {
     expect(createPet.statuses.find((status) => status.status === 201)).toMatchObject({ count: 0 })
     expect(coverage.deprecatedCalls).toEqual([{ operation: 'getPet', removal: '2030-12-05T00:00:00.000Z', calls: 1 }])
     expect(cli.stdout()).toMatch(
-      /contract coverage: 3 of \d+ documented answers met; deprecated getPet \(removed 2030-12-05\) called 1 times\n/,
+      /contract coverage: 3 of \d+ documented answers met; deprecated getPet \(removed 2030-12-05\) called 1 time\n/,
     )
   })
 
