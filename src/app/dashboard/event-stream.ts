@@ -60,7 +60,14 @@ export function createEventStreams(simulator: SimulatorCore, options: EventStrea
     'X-Accel-Buffering': 'no',
   })
 
-  function start(sink: StreamSink): () => void {
+  /** What a stream opens with, read when the request is answered: a throw is that request's Error response. */
+  function opening(): string {
+    const state = JSON.stringify(simulator.state())
+    const requests = JSON.stringify({ requests: simulator.journal.latest(initialRequests), skipped: 0 })
+    return `retry: 1000\n\nevent: state\ndata: ${state}\n\nevent: requests\ndata: ${requests}\n\n`
+  }
+
+  function start(sink: StreamSink, first: string): () => void {
     const ring: Array<RecordedRequest | undefined> = new Array<RecordedRequest | undefined>(maxBatch)
     let head = 0
     let pending = 0
@@ -91,7 +98,15 @@ export function createEventStreams(simulator: SimulatorCore, options: EventStrea
         ring.fill(undefined)
         chunk += `event: requests\ndata: ${JSON.stringify({ requests: entries, skipped })}\n\n`
       }
-      if (dirty) chunk += `event: state\ndata: ${JSON.stringify(simulator.state())}\n\n`
+      if (dirty) {
+        // A timer has no one to answer: a throw here (a bad clock option, say) would end the process. The stream
+        // ends instead; the page reconnects, and the reconnection's answer is the Error response.
+        try {
+          chunk += `event: state\ndata: ${JSON.stringify(simulator.state())}\n\n`
+        } catch {
+          return end()
+        }
+      }
       pending = 0
       skipped = 0
       reset = false
@@ -138,14 +153,15 @@ export function createEventStreams(simulator: SimulatorCore, options: EventStrea
     }
     open.add(end)
 
-    const state = JSON.stringify(simulator.state())
-    const requests = JSON.stringify({ requests: simulator.journal.latest(initialRequests), skipped: 0 })
-    sink.write(`retry: 1000\n\nevent: state\ndata: ${state}\n\nevent: requests\ndata: ${requests}\n\n`)
+    sink.write(first)
     return close
   }
 
   return {
-    respond: () => ({ status: 200, headers: headers(), body: undefined, stream: { open: start } }),
+    respond() {
+      const first = opening()
+      return { status: 200, headers: headers(), body: undefined, stream: { open: (sink) => start(sink, first) } }
+    },
     closeAll() {
       for (const end of [...open]) end()
     },

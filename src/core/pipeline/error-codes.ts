@@ -48,6 +48,10 @@ export const errorCatalogue = {
   api_key_banned: { status: 429, when: 'The caller kept sending requests after 429s and is temporarily banned; see `Retry-After`.' },
   headers_too_large: { status: 431, when: "The request's headers are over 16 KiB (standalone server only)." },
   internal_error: { status: 500, when: 'A bug in the simulator (please report it).' },
+  invalid_clock: {
+    status: 500,
+    when: 'The `clock` given to the simulator read a time that is not a whole number of ms from 1970 to 9999 (`NaN`, say).',
+  },
   not_implemented: { status: 501, when: 'GET /store/orders: named by the spec but never specified.' },
   bad_gateway: { status: 502, when: 'Only from a fault rule (`status: 502`), marked `Petstore-Sim-Fault`.' },
   service_unavailable: { status: 503, when: 'Only from a fault rule (`status: 503`), with `Retry-After`, marked `Petstore-Sim-Fault`.' },

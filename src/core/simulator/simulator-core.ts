@@ -1,7 +1,8 @@
 import demoKeys from '../../../fixtures/demo-keys.json' with { type: 'json' }
 import { createKeyRing, type ApiKey, type KeySpec } from '../access/api-keys.ts'
 import { createApiPipeline, type ApiPipeline } from '../pipeline/api-pipeline.ts'
-import { createSimulatorClock, type Clock, type SimulatorClock } from '../time/clock.ts'
+import { ApiError } from '../pipeline/api-error.ts'
+import { createSimulatorClock, isInstant, type Clock, type SimulatorClock } from '../time/clock.ts'
 import { defaults } from './defaults.ts'
 import { getPetDeprecation, type DeprecationPolicy } from '../api/deprecation.ts'
 import { createJsonCache } from '../pipeline/json-text.ts'
@@ -107,7 +108,7 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
   const changed = (type: 'clock' | 'faults') => {
     if (!resetting) events.changed(type)
   }
-  const clock = createSimulatorClock(options.clock, () => changed('clock'))
+  const clock = createSimulatorClock(options.clock === undefined ? undefined : checkedClock(options.clock), () => changed('clock'))
   const defaultStatus = options.defaultStatus ?? defaults.defaultStatus
   const seed = options.seed ?? defaults.seed
   const initialPets =
@@ -223,6 +224,24 @@ export function resolveBaseUrl(baseUrl: string): { basePath: string; origin: str
     throw new RangeError(`The base URL must be a path like /v1 or an absolute URL (got ${baseUrl})`)
   }
   return { basePath: url.pathname.replace(/\/+$/, ''), origin: url.origin }
+}
+
+/**
+ * A clock given as an option, each reading checked where it is read: a `NaN` or an instant outside 1970..9999 went
+ * out as `X-RateLimit-Reset: NaN`, and threw a `RangeError` in the dashboard's timer, which ended the process. A
+ * bad reading is now an `invalid_clock` error: the request that read it gets a 500 Error body naming the clock.
+ */
+function checkedClock(source: Clock): Clock {
+  return {
+    now() {
+      const value = source.now()
+      if (isInstant(value)) return value
+      throw new ApiError(
+        'invalid_clock',
+        `The simulator's clock (the clock option) read ${typeof value === 'number' ? String(value) : typeof value}: a clock must give whole milliseconds from 1970 to 9999`,
+      )
+    },
+  }
 }
 
 function validateLatency(latency: Latency | undefined): void {

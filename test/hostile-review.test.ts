@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest'
+import { createApp } from '../src/app/app.ts'
+import { createEventStreams } from '../src/app/dashboard/event-stream.ts'
+import type { StreamSink } from '../src/core/pipeline/plain-http.ts'
+import { createSimulatorCore } from '../src/core/simulator/simulator-core.ts'
+
+// Issue #22, items 2 and 3 (the app and core side): defects a hostile review found, each answered as a user sees it.
+
+const loopback = { clientAddress: '127.0.0.1' }
+const pro = { Authorization: 'Bearer demo-pro-key' }
+
+describe('a clock option that reads a bad time', () => {
+  it('answers an API request with a 500 Error naming the clock, and no NaN header', async () => {
+    const app = createApp({ clock: { now: () => Number.NaN } })
+    const response = await app.fetch(new Request('http://localhost/v1/pets', { headers: pro }), loopback)
+    expect(response.status).toBe(500)
+    expect(response.headers.get('x-ratelimit-reset')).toBeNull()
+    const body = await response.json()
+    expect(body).toMatchObject({ code: 'invalid_clock', status: 500 })
+    expect(body.message).toMatch(/clock.*NaN/)
+  })
+
+  it('refuses times outside 1970..9999 and fractions of a ms, on the control plane too', async () => {
+    for (const reading of [-1, 253_402_300_800_000, 1.5, Number.POSITIVE_INFINITY]) {
+      const app = createApp({ clock: { now: () => reading } })
+      const response = await app.fetch(new Request('http://localhost/__sim/clock'), loopback)
+      expect(response.status).toBe(500)
+      expect(await response.json()).toMatchObject({ code: 'invalid_clock' })
+    }
+  })
+
+  it('ends an open dashboard stream instead of throwing in its timer', async () => {
+    let reading = Date.UTC(2030, 0, 1)
+    const simulator = createSimulatorCore({ clock: { now: () => reading } })
+    const streams = createEventStreams(simulator, { flushMs: 1 })
+    const response = streams.respond()
+    let ended!: () => void
+    const end = new Promise<void>((resolve) => (ended = resolve))
+    const written: string[] = []
+    const sink: StreamSink = { write: (chunk) => written.push(chunk), hasRoom: true, end: () => ended() }
+    response.stream!.open(sink)
+    reading = Number.NaN
+    simulator.faults.add({ status: 503 })
+    await Promise.race([end, new Promise((_, reject) => setTimeout(() => reject(new Error('the stream did not end')), 2000))])
+    expect(streams.size).toBe(0)
+    expect(written).toHaveLength(1)
+    // A new stream is refused up front, as an Error response the lane writes.
+    expect(() => streams.respond()).toThrow(expect.objectContaining({ code: 'invalid_clock' }))
+  })
+})
