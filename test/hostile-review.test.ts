@@ -48,3 +48,26 @@ describe('a clock option that reads a bad time', () => {
     expect(() => streams.respond()).toThrow(expect.objectContaining({ code: 'invalid_clock' }))
   })
 })
+
+describe('simulator.store.create', () => {
+  it('checks a pet before storing it: a TypeError naming the field, the store unchanged', async () => {
+    const app = createApp({ pets: 3 })
+    const { store } = app.simulator
+    const bad: unknown[] = [
+      { name: 'Lost', categoryId: 1, status: 'lost' },
+      { name: 42, categoryId: 1 },
+      { name: 'Nan', categoryId: Number.NaN },
+      { name: '', categoryId: 1 },
+      null,
+    ]
+    for (const pet of bad) {
+      expect(() => store.create(pet as never)).toThrow(TypeError)
+    }
+    expect(() => store.create({ name: 'Lost', categoryId: 1, status: 'lost' as never })).toThrow(/status/)
+    expect(() => store.create({ name: 42 as never, categoryId: 1 })).toThrow(/name/)
+    expect(store.size).toBe(3)
+    const listed = await app.fetch(new Request('http://localhost/v1/pets?limit=100', { headers: pro }), loopback)
+    expect((await listed.json()).map((pet: { id: number }) => pet.id)).toEqual([1, 2, 3])
+    expect(store.create({ name: 'Rex', categoryId: 2 })).toEqual({ id: 4, name: 'Rex', categoryId: 2, status: 'available' })
+  })
+})

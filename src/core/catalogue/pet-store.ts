@@ -1,4 +1,5 @@
 import { petStatuses, type NewPet, type Pet, type PetStatus } from '../api/pet-types.ts'
+import { describeIssues, NewPetSchema } from '../api/schemas.ts'
 
 /** What listPets asks the store for. */
 export interface PetQuery {
@@ -18,7 +19,10 @@ export interface PetStore {
   /** At most `limit` pets, ascending by id, optionally of one status; costs O(limit) whatever the store's size. */
   list(query: PetQuery): Pet[]
   get(id: number): Pet | undefined
-  /** Adds a pet with the next id; `status` defaults to the store's default status. */
+  /**
+   * Adds a pet with the next id; `status` defaults to the store's default status. The pet is checked as a createPet
+   * body is: a `TypeError` naming the field, and the store unchanged, for anything else.
+   */
   create(newPet: NewPet): Pet
   /** The pet `create` would make, without making it. */
   preview(newPet: NewPet): Pet
@@ -65,11 +69,15 @@ export function createPetStore(options: PetStoreOptions): PetStore {
       return id >= firstCreatedId ? pets[initialPets.length + (id - firstCreatedId)] : initialById(id)
     },
     create(newPet) {
+      // Checked before anything is stored: `simulator.store.create` is public, and a status outside the lists threw
+      // only after the pet was in `pets`, which listPets then served (`status: "lost"`, `name: 42`).
+      const checked = NewPetSchema.safeParse(newPet)
+      if (!checked.success) throw new TypeError(`Invalid pet: ${describeIssues(checked.error)}`)
       const pet: Pet = Object.freeze({
         id: firstCreatedId + (pets.length - initialPets.length),
-        name: newPet.name,
-        categoryId: newPet.categoryId,
-        status: newPet.status ?? defaultStatus,
+        name: checked.data.name,
+        categoryId: checked.data.categoryId,
+        status: checked.data.status ?? defaultStatus,
       })
       pets.push(pet)
       byStatus.get(pet.status)!.push(pet)
