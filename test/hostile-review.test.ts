@@ -71,3 +71,31 @@ describe('simulator.store.create', () => {
     expect(store.create({ name: 'Rex', categoryId: 2 })).toEqual({ id: 4, name: 'Rex', categoryId: 2, status: 'available' })
   })
 })
+
+describe('POST /__sim/clock with fields of the wrong shape', () => {
+  it('answers a 400 naming the field, however deep an array is nested, and the clock stays', async () => {
+    const app = createApp({ clock: { now: () => Date.UTC(2030, 0, 1) } })
+    const deep = (depth: number) => `${'['.repeat(depth)}"1s"${']'.repeat(depth)}`
+    for (const [field, value] of [
+      ['set', deep(200_000)],
+      ['advance', deep(200_000)],
+      ['advance', '["90s"]'],
+      ['set', '{"at":1}'],
+      ['advance', 'true'],
+    ] as const) {
+      const response = await app.fetch(
+        new Request('http://localhost/__sim/clock', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: `{"${field}":${value}}`,
+        }),
+        loopback,
+      )
+      expect(response.status).toBe(400)
+      const body = await response.json()
+      expect(body.code).toBe('invalid_body')
+      expect(body.message).toMatch(new RegExp(`^${field} must be a string or a number`))
+    }
+    expect(app.simulator.clock.now()).toBe(Date.UTC(2030, 0, 1))
+  })
+})

@@ -98,9 +98,10 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
             throw new RangeError('Send {"advance": "90s"}, {"set": "2030-12-05T00:00:00Z"} and/or {"freeze": true}')
           }
           if (body.freeze !== undefined && typeof body.freeze !== 'boolean') throw new RangeError('freeze must be true or false')
-          // Validate everything, the instant it all leads to included, before moving anything.
-          const advance = body.advance === undefined ? undefined : parseDuration(body.advance as string | number)
-          const set = body.set === undefined ? undefined : toEpochMilliseconds(body.set as string | number)
+          // Validate everything, the instant it all leads to included, before moving anything. The shapes first: a
+          // deeply nested array as `set` or `advance` overflowed the stack when its message was written (String()).
+          const advance = body.advance === undefined ? undefined : parseDuration(scalar(body.advance, 'advance'))
+          const set = body.set === undefined ? undefined : toEpochMilliseconds(scalar(body.set, 'set'))
           toEpochMilliseconds((set ?? simulator.clock.now()) + (advance ?? 0))
           if (body.freeze === true) simulator.clock.freeze()
           if (set !== undefined) simulator.clock.set(set)
@@ -290,6 +291,14 @@ async function readJson(request: PlainRequest): Promise<unknown> {
   } catch (error) {
     throw new ApiError('invalid_body', `The control request body is not valid JSON: ${(error as Error).message}`)
   }
+}
+
+/** A control body's field that must be a string or a number; a `RangeError` naming the field otherwise. */
+function scalar(value: unknown, field: string): string | number {
+  if (typeof value === 'string' || typeof value === 'number') return value
+  throw new RangeError(
+    `${field} must be a string or a number (got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value})`,
+  )
 }
 
 /** A path segment, percent-decoded; a malformed escape is kept as sent (and then names no rule: 404, not 500). */
