@@ -99,3 +99,27 @@ describe('POST /__sim/clock with fields of the wrong shape', () => {
     expect(app.simulator.clock.now()).toBe(Date.UTC(2030, 0, 1))
   })
 })
+
+describe('control requests from pages on other sites, without Origin', () => {
+  const control = (path: string, headers: Record<string, string>) =>
+    createApp({}).fetch(new Request(`http://localhost${path}`, { headers }), loopback)
+
+  it('refuses a cross-site or same-site no-cors GET with a 403 Error body', async () => {
+    for (const site of ['cross-site', 'same-site', 'Cross-Site']) {
+      for (const path of ['/__sim/state', '/__sim/requests', '/__sim/health', '/__sim/events', '/__sim/']) {
+        const response = await control(path, { 'sec-fetch-site': site, 'sec-fetch-mode': 'no-cors' })
+        expect(response.status).toBe(403)
+        expect(await response.json()).toMatchObject({ code: 'foreign_origin', status: 403 })
+        expect(response.headers.get('access-control-allow-origin')).toBeNull()
+      }
+    }
+  })
+
+  it("serves the simulator's own pages, the user's navigation, a link to the dashboard, and tools without the header", async () => {
+    expect((await control('/__sim/state', { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' })).status).toBe(200)
+    expect((await control('/__sim/state', { 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate' })).status).toBe(200)
+    expect((await control('/__sim/', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' })).status).toBe(200)
+    expect((await control('/__sim/state', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' })).status).toBe(403)
+    expect((await control('/__sim/health', {})).status).toBe(200)
+  })
+})

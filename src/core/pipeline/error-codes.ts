@@ -22,7 +22,7 @@ export const errorCatalogue = {
   admin_unauthorized: { status: 401, when: 'A control endpoint (`/__sim/*`) called without the admin token it requires.' },
   foreign_origin: {
     status: 403,
-    when: 'A control request (`/__sim/*`) from a page on another origin: the control plane is not for cross-origin pages.',
+    when: 'A control request (`/__sim/*`) from a page on another origin (its `Origin`, or `Sec-Fetch-Site` other than `same-origin` or `none`).',
   },
   control_forbidden: {
     status: 403,
