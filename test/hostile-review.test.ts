@@ -3,6 +3,7 @@ import { createApp } from '../src/app/app.ts'
 import { createEventStreams } from '../src/app/dashboard/event-stream.ts'
 import type { StreamSink } from '../src/core/pipeline/plain-http.ts'
 import { createSimulatorCore } from '../src/core/simulator/simulator-core.ts'
+import { createManualClock } from '../src/core/time/clock.ts'
 
 // Issue #22, items 2 and 3 (the app and core side): defects a hostile review found, each answered as a user sees it.
 
@@ -121,5 +122,34 @@ describe('control requests from pages on other sites, without Origin', () => {
     expect((await control('/__sim/', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' })).status).toBe(200)
     expect((await control('/__sim/state', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' })).status).toBe(403)
     expect((await control('/__sim/health', {})).status).toBe(200)
+  })
+})
+
+describe('moving the clock back', () => {
+  it('does not grant a used minute again: the caller stays in its latest window until the clock passes it', async () => {
+    const start = Date.UTC(2030, 0, 1, 12, 0, 30)
+    const app = createApp({ clock: createManualClock(start), ban: false })
+    const free = { Authorization: 'Bearer demo-free-key' }
+    const get = () => app.fetch(new Request('http://localhost/v1/pets?limit=1', { headers: free }), loopback)
+    const useMinute = async () => {
+      for (let index = 0; index < 60; index++) expect((await get()).status).toBe(200)
+      expect((await get()).status).toBe(429)
+    }
+    await useMinute() // 12:00
+    app.simulator.clock.advance(60_000)
+    await useMinute() // 12:01
+    app.simulator.clock.set(start + 10_000) // back to 12:00:40
+    const again = await get()
+    expect(again.status).toBe(429)
+    // The window that binds is 12:01's, which ends at 12:02:00: 80 s away on the clock as it now stands.
+    expect(again.headers.get('retry-after')).toBe('80')
+    expect(again.headers.get('x-ratelimit-reset')).toBe(String(Date.UTC(2030, 0, 1, 12, 2) / 1000))
+    expect(app.simulator.state().keys.find((key) => key.plan === 'free')?.minute).toMatchObject({ used: 60, remaining: 0 })
+    // Past the window, the quota is back; reset() gives fresh windows at once.
+    app.simulator.clock.set(Date.UTC(2030, 0, 1, 12, 2))
+    expect((await get()).status).toBe(200)
+    app.simulator.reset()
+    app.simulator.clock.set(start)
+    expect((await get()).headers.get('x-ratelimit-remaining')).toBe('59')
   })
 })
