@@ -153,3 +153,53 @@ describe('moving the clock back', () => {
     expect((await get()).headers.get('x-ratelimit-remaining')).toBe('59')
   })
 })
+
+describe('a reset with requests under way', () => {
+  const created = (app: ReturnType<typeof createApp>, body: BodyInit) =>
+    app.fetch(
+      new Request('http://localhost/v1/pets', {
+        method: 'POST',
+        headers: { ...pro, 'content-type': 'application/json' },
+        body,
+        duplex: 'half',
+      } as RequestInit),
+      loopback,
+    )
+
+  it('journals and counts none of the requests that began before it', async () => {
+    const app = createApp({ pets: 5, latency: 30 })
+    const answers = Array.from({ length: 50 }, (_, index) => created(app, JSON.stringify({ name: `Early ${index}`, categoryId: 1 })))
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    app.simulator.reset()
+    const responses = await Promise.all(answers)
+    // Answered (the pets were created before the reset, which removed them), but not journaled after it.
+    expect(responses.map((response) => response.status)).toEqual(Array(50).fill(201))
+    expect(app.simulator.journal.entries()).toEqual([])
+    expect(app.simulator.state().keys.find((key) => key.plan === 'pro')?.minute).toMatchObject({ used: 0 })
+    expect(app.simulator.store.size).toBe(5)
+    // The state after the reset is its own: the next pet gets the first id again, and is journaled.
+    const next = await created(app, JSON.stringify({ name: 'After', categoryId: 1 }))
+    expect(await next.json()).toMatchObject({ id: 6, name: 'After' })
+    expect(app.simulator.journal.entries()).toHaveLength(1)
+  })
+
+  it('stores nothing from a createPet whose body arrives after it: 503 simulator_reset', async () => {
+    const app = createApp({ pets: 5 })
+    let send!: ReadableStreamDefaultController<Uint8Array>
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        send = controller
+      },
+    })
+    const answer = created(app, body)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    app.simulator.reset()
+    send.enqueue(new TextEncoder().encode(JSON.stringify({ name: 'Late', categoryId: 1 })))
+    send.close()
+    const response = await answer
+    expect(response.status).toBe(503)
+    expect(await response.json()).toMatchObject({ code: 'simulator_reset', status: 503 })
+    expect(app.simulator.store.size).toBe(5)
+    expect(app.simulator.journal.entries()).toEqual([])
+  })
+})

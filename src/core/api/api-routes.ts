@@ -13,6 +13,11 @@ export interface OperationCall {
   readonly params: Readonly<Record<string, string>>
   readonly key: ApiKey
   readonly state: SimulatorState
+  /**
+   * Throws (503 `simulator_reset`) if the simulator was reset since the request began. A resolver that changes state
+   * after an `await` calls it first: a request from before a reset must not change the state after it.
+   */
+  readonly ensureCurrent: () => void
 }
 
 /** What a forced answer is computed from: the request, its parameters, the simulator, and the status asked for. */
@@ -89,8 +94,10 @@ export const apiRoutes = [
     operation: 'createPet',
     method: 'POST',
     path: '/pets',
-    async resolve({ request, state }) {
+    async resolve({ request, state, ensureCurrent }) {
       const newPet = parseNewPet(await request.readBody(), request.header('content-type'), request.header('content-encoding'))
+      // The body may have arrived after a reset (`POST /__sim/reset` while it was uploading, or a latency).
+      ensureCurrent()
       const pet = state.store.create(newPet)
       return { status: 201, body: pet, headers: { Location: `${state.basePath}/pets/${pet.id}` } }
     },

@@ -55,6 +55,10 @@ export const errorCatalogue = {
   not_implemented: { status: 501, when: 'GET /store/orders: named by the spec but never specified.' },
   bad_gateway: { status: 502, when: 'Only from a fault rule (`status: 502`), marked `Petstore-Sim-Fault`.' },
   service_unavailable: { status: 503, when: 'Only from a fault rule (`status: 503`), with `Retry-After`, marked `Petstore-Sim-Fault`.' },
+  simulator_reset: {
+    status: 503,
+    when: 'A request that began before a reset and would have changed state after it (a createPet whose body arrived later): nothing is stored; send it again.',
+  },
   shutting_down: {
     status: 503,
     when: 'A request that arrived on an open connection while the server drains after SIGTERM/SIGINT; see `Retry-After`.',

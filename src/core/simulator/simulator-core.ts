@@ -105,6 +105,7 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
   const events = createSimulatorEvents()
   // A reset publishes one event, not the clock and fault changes it is made of.
   let resetting = false
+  let resets = 0
   const changed = (type: 'clock' | 'faults') => {
     if (!resetting) events.changed(type)
   }
@@ -136,6 +137,7 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     petJson: createJsonCache(petJsonCacheSize),
     random: createRandomSource(seed),
     prefer: options.prefer ?? true,
+    resets: () => resets,
   }
   const pipeline = createApiPipeline(state, { onFaultsChange: () => changed('faults') })
   const initialFaults = options.faults ?? []
@@ -158,6 +160,8 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     events,
     reset() {
       resetting = true
+      // First: requests under way from now on belong to the state before, and are not journaled after it.
+      resets++
       try {
         store.reset()
         state.petJson.clear()
