@@ -4,6 +4,7 @@ import { createEventStreams } from '../src/app/dashboard/event-stream.ts'
 import type { StreamSink } from '../src/core/pipeline/plain-http.ts'
 import { createSimulatorCore } from '../src/core/simulator/simulator-core.ts'
 import { createManualClock } from '../src/core/time/clock.ts'
+import { runCli, startCli } from './support/cli-process.ts'
 
 // Issue #22, items 2 and 3 (the app and core side): defects a hostile review found, each answered as a user sees it.
 
@@ -201,5 +202,144 @@ describe('a reset with requests under way', () => {
     expect(await response.json()).toMatchObject({ code: 'simulator_reset', status: 503 })
     expect(app.simulator.store.size).toBe(5)
     expect(app.simulator.journal.entries()).toEqual([])
+  })
+})
+
+describe('pages of other origins (the default: pages of this machine only)', () => {
+  const foreign = 'https://evil.example'
+  const call = (app: ReturnType<typeof createApp>, origin: string, init: RequestInit = {}, path = '/v1/pets?limit=1') =>
+    app.fetch(new Request(`http://localhost${path}`, { ...init, headers: { ...pro, origin, ...init.headers } }), loopback)
+
+  it('refuses a foreign page with 403 origin_not_allowed naming the flag, no CORS grant, nothing counted', async () => {
+    const app = createApp({ pets: 3 })
+    const response = await call(app, foreign)
+    expect(response.status).toBe(403)
+    expect(response.headers.get('access-control-allow-origin')).toBeNull()
+    const body = await response.json()
+    expect(body).toMatchObject({ code: 'origin_not_allowed', status: 403 })
+    expect(body.message).toContain(`--cors-origin ${foreign}`)
+    const preflight = await call(app, foreign, { method: 'OPTIONS', headers: { 'access-control-request-method': 'POST' } }, '/v1/pets')
+    expect(preflight.status).toBe(403)
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull()
+    const created = await call(app, foreign, { method: 'POST', body: '{"name":"Spam","categoryId":1}' }, '/v1/pets')
+    expect(created.status).toBe(403)
+    expect(app.simulator.store.size).toBe(3)
+    expect(app.simulator.journal.entries()).toEqual([])
+    expect(app.simulator.state().keys.find((key) => key.plan === 'pro')?.minute).toMatchObject({ used: 0 })
+  })
+
+  it('cannot get a key banned from a foreign page', async () => {
+    const app = createApp({ keys: { 'tiny-key': 'enterprise:1/1000' } })
+    for (let index = 0; index < 30; index++) {
+      await app.fetch(new Request('http://localhost/v1/pets', { headers: { Authorization: 'Bearer tiny-key', origin: foreign } }), loopback)
+    }
+    const own = await app.fetch(new Request('http://localhost/v1/pets', { headers: { Authorization: 'Bearer tiny-key' } }), loopback)
+    expect(own.status).toBe(200)
+  })
+
+  it('grants pages of this machine, any port, as before', async () => {
+    const app = createApp({})
+    for (const origin of [
+      'http://localhost:5173',
+      'https://localhost',
+      'http://app.localhost:3000',
+      'http://127.0.0.1:8080',
+      'http://[::1]:4000',
+    ]) {
+      const response = await call(app, origin)
+      expect(response.status, origin).toBe(200)
+      expect(response.headers.get('access-control-allow-origin')).toBe(origin)
+    }
+    for (const origin of ['http://localhost.evil.example', 'http://127.0.0.1.evil.example', 'null', 'file://']) {
+      expect((await call(app, origin)).status, origin).toBe(403)
+    }
+  })
+
+  it('grants the origins named in corsOrigins, or any with *', async () => {
+    const named = createApp({ corsOrigins: ['http://App.test:5173/'] })
+    const allowed = await call(named, 'http://app.test:5173')
+    expect(allowed.status).toBe(200)
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('http://app.test:5173')
+    expect((await call(named, 'http://app.test:5174')).status).toBe(403)
+    expect((await call(named, 'http://localhost:5173')).status).toBe(200)
+    const any = createApp({ corsOrigins: ['*'] })
+    expect((await call(any, foreign)).headers.get('access-control-allow-origin')).toBe(foreign)
+    expect(() => createApp({ corsOrigins: ['http://app.test:5173/path'] })).toThrow(/Not an origin: "http:\/\/app.test:5173\/path"/)
+  })
+})
+
+describe('the store bound (maxPets)', () => {
+  it('answers createPet past it with 507 store_full, storing nothing, until a reset', async () => {
+    const app = createApp({ pets: 3, maxPets: 2 })
+    const create = (headers: Record<string, string> = {}) =>
+      app.fetch(
+        new Request('http://localhost/v1/pets', {
+          method: 'POST',
+          headers: { ...pro, 'content-type': 'application/json', ...headers },
+          body: '{"name":"Rex","categoryId":1}',
+        }),
+        loopback,
+      )
+    expect((await create()).status).toBe(201)
+    expect((await create()).status).toBe(201)
+    const full = await create()
+    expect(full.status).toBe(507)
+    expect(full.headers.get('x-ratelimit-remaining')).not.toBeNull()
+    expect(await full.json()).toMatchObject({ code: 'store_full', status: 507 })
+    expect(app.simulator.store.size).toBe(5)
+    expect(() => app.simulator.store.create({ name: 'Direct', categoryId: 1 })).toThrow(RangeError)
+    const forced = await create({ prefer: 'code=507' })
+    expect(forced.status).toBe(507)
+    app.simulator.reset()
+    expect((await create()).status).toBe(201)
+    expect(() => createApp({ maxPets: -1 })).toThrow(/maxPets/)
+  })
+})
+
+describe('the CLI: --cors-origin, PETSTORE_SIM_CORS_ORIGIN and --max-pets', () => {
+  it('refuses foreign pages on both engines unless allowed, and bounds the created pets', async () => {
+    for (const engine of ['direct', 'msw']) {
+      const cli = await startCli(
+        ['--port', '0', '--log', 'silent', '--engine', engine, '--max-pets', '1', '--cors-origin', 'http://app.test:5173'],
+        {
+          PETSTORE_SIM_CORS_ORIGIN: 'https://preview.example',
+        },
+      )
+      try {
+        const get = (origin: string) => fetch(`${cli.apiUrl}/pets?limit=1`, { headers: { ...pro, origin } })
+        const refused = await get('https://evil.example')
+        expect(refused.status, engine).toBe(403)
+        expect((await refused.json()).code).toBe('origin_not_allowed')
+        expect(refused.headers.get('access-control-allow-origin')).toBeNull()
+        // The flag wins over the environment variable, as for every flag.
+        expect((await get('http://app.test:5173')).headers.get('access-control-allow-origin')).toBe('http://app.test:5173')
+        expect((await get('http://localhost:3000')).status).toBe(200)
+        const create = () =>
+          fetch(`${cli.apiUrl}/pets`, {
+            method: 'POST',
+            headers: { ...pro, 'content-type': 'application/json' },
+            body: '{"name":"Rex","categoryId":1}',
+          })
+        expect((await create()).status).toBe(201)
+        expect((await create()).status, engine).toBe(507)
+      } finally {
+        await cli.stop()
+      }
+    }
+    const fromEnvironment = await startCli(['--port', '0', '--log', 'silent'], {
+      PETSTORE_SIM_CORS_ORIGIN: 'https://preview.example,http://app.test:5173',
+    })
+    try {
+      const response = await fetch(`${fromEnvironment.apiUrl}/pets?limit=1`, { headers: { ...pro, origin: 'https://preview.example' } })
+      expect(response.headers.get('access-control-allow-origin')).toBe('https://preview.example')
+    } finally {
+      await fromEnvironment.stop()
+    }
+  })
+
+  it('refuses a --cors-origin that is not an origin, naming it (exit 2)', async () => {
+    const cli = runCli(['--port', '0', '--cors-origin', 'http://app.test:5173/path'])
+    expect(await cli.exited).toBe(2)
+    expect(cli.stderr()).toContain('Not an origin: "http://app.test:5173/path"')
   })
 })

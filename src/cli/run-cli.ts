@@ -66,6 +66,8 @@ async function toServerOptions(options: CliOptions, output: GuardedOutput): Prom
         : { adminToken: options.adminToken, allowedHosts: options.allowedHost },
     prefer: options.prefer,
     faults: readFaults(options),
+    corsOrigins: options.corsOrigin,
+    maxPets: options.maxPets,
   })
   if (options.headersTimeout > options.requestTimeout) {
     throw new UsageError(

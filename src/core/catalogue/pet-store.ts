@@ -24,6 +24,8 @@ export interface PetStore {
    * body is: a `TypeError` naming the field, and the store unchanged, for anything else.
    */
   create(newPet: NewPet): Pet
+  /** Whether `create` has added as many pets as it may until a reset (see {@link PetStoreOptions.maxCreated}). */
+  readonly full: boolean
   /** The pet `create` would make, without making it. */
   preview(newPet: NewPet): Pet
   /** Every pet, ascending by id: a frozen copy, so changing it changes nothing in the store. */
@@ -37,6 +39,8 @@ export interface PetStoreOptions {
   readonly initialPets: readonly Pet[]
   /** Status of a pet created without one. Default `available`. */
   readonly defaultStatus?: PetStatus
+  /** The most pets `create` may add until a reset (they are never removed otherwise). Default: no bound. */
+  readonly maxCreated?: number
 }
 
 /**
@@ -51,6 +55,7 @@ export interface PetStoreOptions {
  */
 export function createPetStore(options: PetStoreOptions): PetStore {
   const defaultStatus = options.defaultStatus ?? 'available'
+  const maxCreated = options.maxCreated ?? Number.POSITIVE_INFINITY
   const initialPets = sortedFrozen(options.initialPets)
   const firstCreatedId = (initialPets.at(-1)?.id ?? 0) + 1
   const initialById = indexById(initialPets)
@@ -73,6 +78,7 @@ export function createPetStore(options: PetStoreOptions): PetStore {
       // only after the pet was in `pets`, which listPets then served (`status: "lost"`, `name: 42`).
       const checked = NewPetSchema.safeParse(newPet)
       if (!checked.success) throw new TypeError(`Invalid pet: ${describeIssues(checked.error)}`)
+      if (pets.length - initialPets.length >= maxCreated) throw new RangeError(`The store holds ${maxCreated} created pets, its most`)
       const pet: Pet = Object.freeze({
         id: firstCreatedId + (pets.length - initialPets.length),
         name: checked.data.name,
@@ -98,6 +104,9 @@ export function createPetStore(options: PetStoreOptions): PetStore {
     },
     get size() {
       return pets.length
+    },
+    get full() {
+      return pets.length - initialPets.length >= maxCreated
     },
   }
 }

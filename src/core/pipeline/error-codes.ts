@@ -24,6 +24,10 @@ export const errorCatalogue = {
     status: 403,
     when: 'A control request (`/__sim/*`) from a page on another origin (its `Origin`, or `Sec-Fetch-Site` other than `same-origin` or `none`).',
   },
+  origin_not_allowed: {
+    status: 403,
+    when: 'A request from a web page whose origin is not allowed (`--cors-origin`, `corsOrigins`; pages of this machine always are): nothing is counted, and no CORS grant.',
+  },
   control_forbidden: {
     status: 403,
     when: 'A control request from a client that is not on loopback, or to a `Host` that is not a loopback name (DNS rebinding), with no admin token configured.',
@@ -64,6 +68,10 @@ export const errorCatalogue = {
     when: 'A request that arrived on an open connection while the server drains after SIGTERM/SIGINT; see `Retry-After`.',
   },
   gateway_timeout: { status: 504, when: 'Only from a fault rule (`status: 504`), marked `Petstore-Sim-Fault`.' },
+  store_full: {
+    status: 507,
+    when: 'createPet when the simulator already holds as many created pets as it may (`--max-pets`, `maxPets`; default 100,000) until a reset.',
+  },
 } as const satisfies Record<string, { status: number; when: string }>
 
 export type ErrorCode = keyof typeof errorCatalogue

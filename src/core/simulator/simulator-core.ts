@@ -9,6 +9,7 @@ import { createJsonCache } from '../pipeline/json-text.ts'
 import { parseFixturePets } from '../catalogue/fixture-pets.ts'
 import { createPetStore, type PetStore } from '../catalogue/pet-store.ts'
 import { createRateLimiter, type BanPolicy, type RateLimiter } from '../access/rate-limiter.ts'
+import { createOriginPolicy, type OriginPolicy } from '../access/origin-policy.ts'
 import { createRequestJournal, type RequestJournal } from './request-journal.ts'
 import type { PetStatus } from '../api/pet-types.ts'
 import { generatePets } from '../catalogue/seed-pets.ts'
@@ -51,8 +52,16 @@ export interface SimulatorOptions {
   bodyLimit?: number
   /** The most rate-limit buckets kept for callers without a valid key; past it the least recently used is forgotten. Default 100,000. */
   maxAnonymousBuckets?: number
+  /** The most pets createPet may add until a reset; past it createPet answers 507 `store_full`. Default 100,000. */
+  maxPets?: number
   /** Whether `Prefer: code=<status>` forces an operation's documented answer. Default true. */
   prefer?: boolean
+  /**
+   * Origins of the web pages that may call the simulator over the network (`app.fetch`, the server), besides the
+   * pages of this machine (`localhost`, `127.x.y.z`, `[::1]`), which always may; `['*']` for any. Others get 403
+   * `origin_not_allowed`. In-process MSW handlers answer the page they run in, and never check.
+   */
+  corsOrigins?: readonly string[]
   /** Fault rules in force from the start (and again after every reset); more can be added with `faults.add`. */
   faults?: readonly FaultRuleInput[]
 }
@@ -81,6 +90,8 @@ export interface SimulatorCore {
   readonly faults: FaultRules
   /** Largest request body in bytes that any lane reads. */
   readonly bodyLimit: number
+  /** Which web pages may call over the network (see `corsOrigins`). */
+  readonly origins: OriginPolicy
   /**
    * What happens to the simulator, as it happens: each request the API
    * answered, and each reset, clock move and change of the fault rules.
@@ -116,7 +127,9 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     options.fixtures === undefined
       ? generatePets({ seed, count: options.pets ?? defaults.pets })
       : parseFixturePets(options.fixtures, defaultStatus)
-  const store = createPetStore({ initialPets, defaultStatus })
+  const maxPets = options.maxPets ?? defaults.maxPets
+  if (!(Number.isSafeInteger(maxPets) && maxPets >= 0)) throw new RangeError(`maxPets must be a whole number of 0 or more (got ${maxPets})`)
+  const store = createPetStore({ initialPets, defaultStatus, maxCreated: maxPets })
   const keyRing = createKeyRing(options.keys ?? demoKeySpec)
   const ban = options.ban === false ? false : { ...defaults.ban, ...options.ban }
   const limiter = createRateLimiter({ clock, ban, maxAnonymousBuckets: options.maxAnonymousBuckets ?? defaults.maxAnonymousBuckets })
@@ -157,6 +170,7 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     pipeline,
     faults: pipeline.faults,
     bodyLimit,
+    origins: createOriginPolicy(options.corsOrigins),
     events,
     reset() {
       resetting = true
