@@ -48,157 +48,151 @@ const envPrefix = 'PETSTORE_SIM_'
  */
 export function createProgram(): Command {
   const option = (flags: string, description: string, envName: string) => new Option(flags, description).env(`${envPrefix}${envName}`)
-  return (
-    new Command('petstore-sim')
-      .description('Simulates the Animal Store API over HTTP for frontend development and contract tests.')
-      .addOption(
-        option('-p, --port <n>', 'port to listen on; 0 picks a free port', 'PORT')
-          .argParser(wholeNumber('port', 0, 65535))
-          .default(defaults.port),
+  return new Command('petstore-sim')
+    .description('Simulates the Animal Store API over HTTP for frontend development and contract tests.')
+    .addOption(
+      option('-p, --port <n>', 'port to listen on; 0 picks a free port', 'PORT')
+        .argParser(wholeNumber('port', 0, 65535))
+        .default(defaults.port),
+    )
+    .addOption(option('--host <addr>', 'address to bind; 0.0.0.0 exposes the simulator to the network', 'HOST').default(defaults.host))
+    .addOption(
+      option('--seed <n>', 'seed of the generated catalogue', 'SEED')
+        .argParser(wholeNumber('seed', 0, Number.MAX_SAFE_INTEGER))
+        .default(defaults.seed),
+    )
+    .addOption(
+      option('--pets <n>', 'how many pets to generate', 'PETS')
+        .argParser(wholeNumber('pets', 0, 1_000_000))
+        .default(defaults.pets),
+    )
+    .addOption(option('--fixtures <file>', 'JSON array of pets to serve instead of generated ones', 'FIXTURES'))
+    .addOption(
+      option(
+        '--key <token=plan>',
+        `an API key and its plan (${planForms.join(', ')}); repeatable; the env variable takes a comma-separated list`,
+        'KEY',
       )
-      .addOption(option('--host <addr>', 'address to bind; 0.0.0.0 exposes the simulator to the network', 'HOST').default(defaults.host))
-      .addOption(
-        option('--seed <n>', 'seed of the generated catalogue', 'SEED')
-          .argParser(wholeNumber('seed', 0, Number.MAX_SAFE_INTEGER))
-          .default(defaults.seed),
+        .argParser(collectKeys)
+        .default([], 'the demo keys'),
+    )
+    .addOption(option('--keys <file>', 'JSON object of API keys: {"token": "plan"}', 'KEYS'))
+    .addOption(option('--latency <ms>', 'delay every API response: fixed ms, or a min-max range', 'LATENCY').argParser(parseLatency))
+    .addOption(option('--base-path <path>', 'the API prefix', 'BASE_PATH').argParser(parseBasePath).default(defaults.basePath))
+    .addOption(
+      option('--ban-after <n>', 'ban a caller after this many 429s in a row; "off" to never ban', 'BAN_AFTER')
+        .argParser(parseBanAfter)
+        .default(defaults.ban.after),
+    )
+    .addOption(
+      option('--ban-for <duration>', 'how long a ban lasts (500ms, 30s, 10m, 1h)', 'BAN_FOR')
+        .argParser(parseDurationFlag)
+        .default(defaults.ban.durationMs, formatDuration(defaults.ban.durationMs)),
+    )
+    .addOption(
+      option('--body-limit <bytes>', 'largest request body; larger gets 413', 'BODY_LIMIT')
+        .argParser(wholeNumber('body-limit', 1, 2 ** 31))
+        .default(defaults.bodyLimit, `${defaults.bodyLimit} (1 MiB)`),
+    )
+    .addOption(option('--log <format>', 'request log: one line per request', 'LOG').choices(logFormats).default(defaults.cliLog))
+    .addOption(
+      option(
+        '--admin-token <token>',
+        'require "Authorization: Bearer <token>" on /__sim control endpoints (needed to enable them on a non-loopback --host)',
+        'ADMIN_TOKEN',
+      ),
+    )
+    .addOption(
+      option('--default-status <status>', 'status of a pet created without one', 'DEFAULT_STATUS')
+        .choices(petStatuses)
+        .default(defaults.defaultStatus),
+    )
+    .addOption(
+      option(
+        '--handlers <module>',
+        'your own MSW handlers (a module exporting them as default or `handlers`), answered before the simulator; loads msw',
+        'HANDLERS',
+      ),
+    )
+    .addOption(
+      option(
+        '--engine <engine>',
+        'direct: the simulator answers without msw (fast); msw: everything through msw getResponse (comparison, fallback)',
+        'ENGINE',
       )
-      .addOption(
-        option('--pets <n>', 'how many pets to generate', 'PETS')
-          .argParser(wholeNumber('pets', 0, 1_000_000))
-          .default(defaults.pets),
+        .choices(engines)
+        .default(defaults.engine),
+    )
+    .addOption(
+      option('--headers-timeout <duration>', "how long a client may take to send a request's headers; then 408", 'HEADERS_TIMEOUT')
+        .argParser(parseDurationFlag)
+        .default(defaults.headersTimeoutMs, formatDuration(defaults.headersTimeoutMs)),
+    )
+    .addOption(
+      option(
+        '--request-timeout <duration>',
+        'how long a client may take to send a whole request, body included; then 408',
+        'REQUEST_TIMEOUT',
       )
-      .addOption(option('--fixtures <file>', 'JSON array of pets to serve instead of generated ones', 'FIXTURES'))
-      .addOption(
-        option(
-          '--key <token=plan>',
-          `an API key and its plan (${planForms.join(', ')}); repeatable; the env variable takes a comma-separated list`,
-          'KEY',
-        )
-          .argParser(collectKeys)
-          .default([], 'the demo keys'),
+        .argParser(parseDurationFlag)
+        .default(defaults.requestTimeoutMs, formatDuration(defaults.requestTimeoutMs)),
+    )
+    .addOption(
+      option(
+        '--fault <rule>',
+        `a fault rule: <operation | METHOD /path | *> <status | ${transportFaults.join(' | ')}> [delay=<ms>|<min>-<max>] [times=<n>] [p=<0..1>] [key=<API key>]; repeatable; the env variable takes a ;-separated list`,
+        'FAULT',
       )
-      .addOption(option('--keys <file>', 'JSON object of API keys: {"token": "plan"}', 'KEYS'))
-      .addOption(option('--latency <ms>', 'delay every API response: fixed ms, or a min-max range', 'LATENCY').argParser(parseLatency))
-      .addOption(option('--base-path <path>', 'the API prefix', 'BASE_PATH').argParser(parseBasePath).default(defaults.basePath))
-      .addOption(
-        option('--ban-after <n>', 'ban a caller after this many 429s in a row; "off" to never ban', 'BAN_AFTER')
-          .argParser(parseBanAfter)
-          .default(defaults.ban.after),
+        .argParser(collectFaults)
+        .default([], 'none'),
+    )
+    .addOption(option('--faults <file>', 'JSON array of fault rules (the rule model of POST /__sim/faults)', 'FAULTS'))
+    .addOption(
+      option(
+        '--allowed-host <name>',
+        'a host name the control endpoints accept in Host besides loopback names, without --admin-token; repeatable',
+        'ALLOWED_HOST',
       )
-      .addOption(
-        option('--ban-for <duration>', 'how long a ban lasts (500ms, 30s, 10m, 1h)', 'BAN_FOR')
-          .argParser(parseDurationFlag)
-          .default(defaults.ban.durationMs, formatDuration(defaults.ban.durationMs)),
+        .argParser((value: string, previous: string[]) => [
+          ...previous,
+          ...value
+            .split(',')
+            .map((name) => name.trim().toLowerCase())
+            .filter((name) => name !== ''),
+        ])
+        .default([], 'none'),
+    )
+    .addOption(
+      option(
+        '--no-prefer',
+        'ignore "Prefer: code=<status>" (by default it forces the operation\'s documented answer for that status)',
+        'NO_PREFER',
+      ),
+    )
+    .addOption(
+      option('--max-pipelined <n>', 'requests a connection may have waiting behind the one being answered; more closes it', 'MAX_PIPELINED')
+        .argParser(wholeNumber('max-pipelined', 0, 10_000))
+        .default(defaults.maxPipelinedRequests),
+    )
+    .addOption(
+      option(
+        '--cors-origin <origin>',
+        "a web origin whose pages may call the simulator, besides this machine's (localhost, 127.x, [::1]); * for any; repeatable",
+        'CORS_ORIGIN',
       )
-      .addOption(
-        option('--body-limit <bytes>', 'largest request body; larger gets 413', 'BODY_LIMIT')
-          .argParser(wholeNumber('body-limit', 1, 2 ** 31))
-          .default(defaults.bodyLimit, `${defaults.bodyLimit} (1 MiB)`),
-      )
-      .addOption(option('--log <format>', 'request log: one line per request', 'LOG').choices(logFormats).default(defaults.cliLog))
-      .addOption(
-        option(
-          '--admin-token <token>',
-          'require "Authorization: Bearer <token>" on /__sim control endpoints (needed to enable them on a non-loopback --host)',
-          'ADMIN_TOKEN',
-        ),
-      )
-      .addOption(
-        option('--default-status <status>', 'status of a pet created without one', 'DEFAULT_STATUS')
-          .choices(petStatuses)
-          .default(defaults.defaultStatus),
-      )
-      .addOption(
-        option(
-          '--handlers <module>',
-          'your own MSW handlers (a module exporting them as default or `handlers`), answered before the simulator; loads msw',
-          'HANDLERS',
-        ),
-      )
-      .addOption(
-        option(
-          '--engine <engine>',
-          'direct: the simulator answers without msw (fast); msw: everything through msw getResponse (comparison, fallback)',
-          'ENGINE',
-        )
-          .choices(engines)
-          .default(defaults.engine),
-      )
-      .addOption(
-        option('--headers-timeout <duration>', "how long a client may take to send a request's headers; then 408", 'HEADERS_TIMEOUT')
-          .argParser(parseDurationFlag)
-          .default(defaults.headersTimeoutMs, formatDuration(defaults.headersTimeoutMs)),
-      )
-      .addOption(
-        option(
-          '--request-timeout <duration>',
-          'how long a client may take to send a whole request, body included; then 408',
-          'REQUEST_TIMEOUT',
-        )
-          .argParser(parseDurationFlag)
-          .default(defaults.requestTimeoutMs, formatDuration(defaults.requestTimeoutMs)),
-      )
-      .addOption(
-        option(
-          '--fault <rule>',
-          `a fault rule: <operation | METHOD /path | *> <status | ${transportFaults.join(' | ')}> [delay=<ms>|<min>-<max>] [times=<n>] [p=<0..1>] [key=<API key>]; repeatable; the env variable takes a ;-separated list`,
-          'FAULT',
-        )
-          .argParser(collectFaults)
-          .default([], 'none'),
-      )
-      .addOption(option('--faults <file>', 'JSON array of fault rules (the rule model of POST /__sim/faults)', 'FAULTS'))
-      .addOption(
-        option(
-          '--allowed-host <name>',
-          'a host name the control endpoints accept in Host besides loopback names, without --admin-token; repeatable',
-          'ALLOWED_HOST',
-        )
-          .argParser((value: string, previous: string[]) => [
-            ...previous,
-            ...value
-              .split(',')
-              .map((name) => name.trim().toLowerCase())
-              .filter((name) => name !== ''),
-          ])
-          .default([], 'none'),
-      )
-      .addOption(
-        option(
-          '--no-prefer',
-          'ignore "Prefer: code=<status>" (by default it forces the operation\'s documented answer for that status)',
-          'NO_PREFER',
-        ),
-      )
-      .addOption(
-        option(
-          '--max-pipelined <n>',
-          'requests a connection may have waiting behind the one being answered; more closes it',
-          'MAX_PIPELINED',
-        )
-          .argParser(wholeNumber('max-pipelined', 0, 10_000))
-          .default(defaults.maxPipelinedRequests),
-      )
-      // Who may drive the simulator from a web page, and how much it may make it hold (issue #22).
-      .addOption(
-        option(
-          '--cors-origin <origin>',
-          "a web origin whose pages may call the simulator, besides this machine's (localhost, 127.x, [::1]); * for any; repeatable",
-          'CORS_ORIGIN',
-        )
-          .argParser(collectOrigins)
-          .default([], 'none'),
-      )
-      .addOption(
-        option('--max-pets <n>', 'the most pets createPet may add until a reset; then 507 store_full', 'MAX_PETS')
-          .argParser(wholeNumber('max-pets', 0, 100_000_000))
-          .default(defaults.maxPets),
-      )
-      .helpOption('-h, --help', 'show this help')
-      .version(packageVersion, '-V, --version', 'show the version')
-      .addHelpText(
-        'after',
-        `
+        .argParser(collectOrigins)
+        .default([], 'none'),
+    )
+    .addOption(
+      option('--max-pets <n>', 'the most pets createPet may add until a reset; then 507 store_full', 'MAX_PETS')
+        .argParser(wholeNumber('max-pets', 0, 100_000_000))
+        .default(defaults.maxPets),
+    )
+    .helpOption('-h, --help', 'show this help')
+    .version(packageVersion, '-V, --version', 'show the version')
+    .addHelpText(
+      'after',
+      `
 Examples:
   $ petstore-sim
   $ petstore-sim --port 0 --log json --seed 7 --pets 200
@@ -208,8 +202,7 @@ Examples:
 Control endpoints (no API key; loopback clients only, unless --admin-token is given):
   GET /__sim/health   POST /__sim/reset   GET|POST /__sim/clock   GET /__sim/requests   GET|POST|DELETE /__sim/faults
 The OpenAPI document: GET /openapi.json, GET /openapi.yaml`,
-      )
-  )
+    )
 }
 
 const packageVersion: string = packageJson.version
