@@ -168,9 +168,11 @@ describe('a reset with requests under way', () => {
     )
 
   it('journals and counts none of the requests that began before it', async () => {
-    const app = createApp({ pets: 5, latency: 30 })
+    const app = createApp({ pets: 5, latency: 500 })
     const answers = Array.from({ length: 50 }, (_, index) => created(app, JSON.stringify({ name: `Early ${index}`, categoryId: 1 })))
-    await new Promise((resolve) => setTimeout(resolve, 5))
+    // Reset once every pet is stored and its answer waits out the latency (bounded: 2 s at most).
+    for (let waited = 0; app.simulator.store.size < 55 && waited < 2000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5))
+    expect(app.simulator.journal.entries()).toEqual([])
     app.simulator.reset()
     const responses = await Promise.all(answers)
     // Answered (the pets were created before the reset, which removed them), but not journaled after it.
