@@ -100,8 +100,14 @@ describe('the control plane refuses web pages', () => {
     }
   })
 
-  it('leaves the API open to pages on other origins', async () => {
-    const server = await start()
+  it('leaves the API open to pages on other origins the user allowed', async () => {
+    const server = await startServer({
+      app: createNodeApp({ corsOrigins: ['https://app.example'] }),
+      port: 0,
+      host: '127.0.0.1',
+      log: 'silent',
+    })
+    servers.push(server)
     const response = await send(`${server.apiUrl}/pets?limit=1`, {
       headers: { origin: 'https://app.example', authorization: 'Bearer demo-pro-key' },
     })

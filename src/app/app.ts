@@ -1,4 +1,5 @@
 import { ApiError } from '../core/pipeline/api-error.ts'
+import { originNotAllowed } from '../core/access/origin-policy.ts'
 import { hasDotSegment } from '../core/pipeline/path-normalisation.ts'
 import { errorResponse, isPromiseLike, type PlainRequest, type PlainResponse, type TransportFacts } from '../core/pipeline/plain-http.ts'
 import { createSimulatorCore, type SimulatorCore, type SimulatorOptions } from '../core/simulator/simulator-core.ts'
@@ -101,6 +102,12 @@ export function createAppWith(
   }
 
   function respond(request: PlainRequest): PlainResponse | Promise<PlainResponse> {
+    // A page whose origin is not allowed is refused before anything else, preflights included, and without a CORS
+    // grant: its requests are neither counted nor served (the control plane has stricter rules of its own).
+    const origin = request.header('origin')
+    if (origin !== undefined && request.transport.local !== true && !simulator.origins.allows(origin) && !underControl(request.path)) {
+      return errorResponse(originNotAllowed(origin))
+    }
     let response: PlainResponse | Promise<PlainResponse>
     try {
       response = route(request)

@@ -1,16 +1,15 @@
 import { ApiError } from '../core/pipeline/api-error.ts'
-import { constantTimeEqual } from '../core/access/api-keys.ts'
-import { readBearerToken } from '../core/access/bearer-token.ts'
 import { toEpochMilliseconds } from '../core/time/clock.ts'
 import { parseDuration } from '../core/time/duration.ts'
 import { jsonResponse, type PlainRequest, type PlainResponse } from '../core/pipeline/plain-http.ts'
-import { isJsonContentType, readJsonText } from '../core/api/request-parsing.ts'
+import { readJsonText } from '../core/api/request-parsing.ts'
 import { FaultRuleLimitError, type FaultRuleInput } from '../core/faults/fault-rules.ts'
 import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
 import { journalRoutes } from './journal-routes.ts'
 import { dashboardResponse } from './dashboard/dashboard-page.ts'
 import { createEventStreams, type EventStreamOptions } from './dashboard/event-stream.ts'
 import { createStateRoutes } from './state-routes.ts'
+import { guard } from './control-guard.ts'
 
 /** The path under which the control endpoints live, outside the API prefix. */
 export const controlPath = '/__sim'
@@ -102,9 +101,10 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
             throw new RangeError('Send {"advance": "90s"}, {"set": "2030-12-05T00:00:00Z"} and/or {"freeze": true}')
           }
           if (body.freeze !== undefined && typeof body.freeze !== 'boolean') throw new RangeError('freeze must be true or false')
-          // Validate everything, the instant it all leads to included, before moving anything.
-          const advance = body.advance === undefined ? undefined : parseDuration(body.advance as string | number)
-          const set = body.set === undefined ? undefined : toEpochMilliseconds(body.set as string | number)
+          // Validate everything, the instant it all leads to included, before moving anything. The shapes first: a
+          // deeply nested array as `set` or `advance` overflowed the stack when its message was written (String()).
+          const advance = body.advance === undefined ? undefined : parseDuration(scalar(body.advance, 'advance'))
+          const set = body.set === undefined ? undefined : toEpochMilliseconds(scalar(body.set, 'set'))
           toEpochMilliseconds((set ?? simulator.clock.now()) + (advance ?? 0))
           if (body.freeze === true) simulator.clock.freeze()
           if (set !== undefined) simulator.clock.set(set)
@@ -186,95 +186,6 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
   }
 }
 
-/**
- * Who may use the control plane, checked on every request, however the app
- * is served (counterfact's admin-api-middleware is the model):
- *
- * - never a page on another origin (`Origin` must be the simulator's own), so
- *   no web page can drive a simulator on the developer's machine;
- * - with an admin token, whoever has it; without one, loopback clients only,
- *   and only under a loopback `Host` name or one the user allowed, which
- *   shuts out DNS rebinding (a foreign name resolving to 127.0.0.1);
- * - a POST must be `application/json`, which no CORS-simple request (form
- *   or `text/plain` POST) can be; the other state-changing method, DELETE,
- *   is never CORS-simple.
- *
- * MSW handlers in-process (`transport.local`) have no network client to check.
- *
- * The dashboard's page (`shell`) is the one exception to the admin token: a
- * browser's navigation cannot send `Authorization`, and the page is the
- * same static document the package ships, with no data in it. Every request
- * it then makes for data or to change anything needs the token.
- */
-function guard(request: PlainRequest, options: ControlOptions, shell: boolean): void {
-  const origin = request.header('origin')
-  if (origin !== undefined && !isSameOrigin(origin, request.authority)) {
-    throw new ApiError('foreign_origin', `Control endpoints do not serve pages on other origins (Origin ${origin})`)
-  }
-  if (options.adminToken !== undefined) {
-    if (!shell) requireAdmin(request, options.adminToken)
-  } else if (request.transport.local !== true) {
-    if (!isLoopbackAddress(request.transport.clientAddress)) {
-      throw new ApiError('control_forbidden', 'Control endpoints serve loopback clients only, unless an admin token is configured')
-    }
-    const host = hostName(request.authority)
-    if (host === undefined || !(isLoopbackHostName(host) || options.allowedHosts?.includes(host) === true)) {
-      throw new ApiError(
-        'control_forbidden',
-        `Control endpoints answer loopback host names only (got Host ${request.authority ?? 'none'}); allow others by name, or configure an admin token`,
-      )
-    }
-  }
-  // POST is the one state-changing method a CORS-simple request can use (DELETE is always preflighted).
-  if (request.method === 'POST') {
-    const contentType = request.header('content-type')
-    if (contentType === undefined || !isJsonContentType(contentType)) {
-      throw new ApiError('unsupported_media_type', 'Control requests that change state must be sent as application/json')
-    }
-  }
-}
-
-function isSameOrigin(origin: string, authority: string | undefined): boolean {
-  try {
-    const url = new URL(origin)
-    return (url.protocol === 'http:' || url.protocol === 'https:') && authority !== undefined && url.host === authority.toLowerCase()
-  } catch {
-    return false
-  }
-}
-
-/** 127.0.0.0/8 and ::1, also IPv4-mapped. */
-export function isLoopbackAddress(address: string | undefined): boolean {
-  if (address === undefined) return false
-  return address === '::1' || /^(?:::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/i.test(address)
-}
-
-/** `localhost` and its subdomains (RFC 6761), 127.x.y.z, and [::1]. */
-function isLoopbackHostName(host: string): boolean {
-  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
-}
-
-/** The host name of a `Host` value, lower case, without its port. */
-function hostName(authority: string | undefined): string | undefined {
-  if (authority === undefined) return undefined
-  const match = /^(\[[\da-fA-F:.]+\]|[^:]+)(?::\d+)?$/.exec(authority.trim())
-  return match?.[1]?.toLowerCase()
-}
-
-function requireAdmin(request: PlainRequest, adminToken: string): void {
-  let token = ''
-  try {
-    token = readBearerToken(request.header('authorization') ?? null)
-  } catch {
-    // No usable bearer token: refused below like a wrong one.
-  }
-  if (!constantTimeEqual(adminToken, token)) {
-    throw new ApiError('admin_unauthorized', 'Control endpoints need "Authorization: Bearer <admin token>"', {
-      'WWW-Authenticate': 'Bearer realm="petstore-sim-admin"',
-    })
-  }
-}
-
 async function readControlBody(request: PlainRequest): Promise<Record<string, unknown>> {
   const data = await readJson(request)
   if (data === undefined) return {}
@@ -291,6 +202,14 @@ async function readJson(request: PlainRequest): Promise<unknown> {
   } catch (error) {
     throw new ApiError('invalid_body', `The control request body is not valid JSON: ${(error as Error).message}`)
   }
+}
+
+/** A control body's field that must be a string or a number; a `RangeError` naming the field otherwise. */
+function scalar(value: unknown, field: string): string | number {
+  if (typeof value === 'string' || typeof value === 'number') return value
+  throw new RangeError(
+    `${field} must be a string or a number (got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value})`,
+  )
 }
 
 /** A path segment, percent-decoded; a malformed escape is kept as sent (and then names no rule: 404, not 500). */

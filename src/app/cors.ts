@@ -84,13 +84,26 @@ export function applyCors(request: PlainRequest, response: PlainResponse): Plain
 }
 
 /**
+ * Responses that must reach the browser without a CORS grant: the refusals of pages whose origin is not allowed,
+ * answered by the MSW handlers behind a server (`--engine msw`), which the server's msw lane decorates with
+ * {@link applyCorsToFetchResponse} like any other answer. Weakly held: a response is forgotten with it.
+ */
+const ungranted = new WeakSet<Response>()
+
+/** Marks a response as one {@link applyCorsToFetchResponse} leaves without a CORS grant. */
+export function withoutCorsGrant(response: Response): Response {
+  ungranted.add(response)
+  return response
+}
+
+/**
  * Adds {@link corsHeaders} to a Fetch `Response` answered outside the app
  * (the MSW lane, the user's own handlers), so it reaches a page like the
  * app's own answers. A response whose headers cannot be changed is copied.
  */
 export function applyCorsToFetchResponse(request: Request, response: Response): Response {
   const headers = corsHeaders(request.headers.get('origin') ?? undefined, response.headers.get('vary') ?? undefined)
-  if (headers === undefined) return response
+  if (headers === undefined || ungranted.has(response)) return response
   try {
     for (const [name, value] of Object.entries(headers)) response.headers.set(name, value)
     return response

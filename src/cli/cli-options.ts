@@ -5,6 +5,7 @@ import { parsePlan, planForms } from '../core/access/plans.ts'
 import { transportFaults } from '../core/faults/fault-kinds.ts'
 import { petStatuses, type PetStatus } from '../core/api/pet-types.ts'
 import { defaults } from '../core/simulator/defaults.ts'
+import { normaliseOrigin } from '../core/access/origin-policy.ts'
 import type { Latency } from '../core/simulator/simulator-context.ts'
 import { engines, type Engine } from '../node/lane-types.ts'
 import { logFormats, type LogFormat } from '../node/request-log.ts'
@@ -37,6 +38,8 @@ export interface CliOptions extends StateCliOptions {
   requestTimeout: number
   maxPipelined: number
   coverage?: string
+  corsOrigin: string[]
+  maxPets: number
 }
 
 const envPrefix = 'PETSTORE_SIM_'
@@ -174,6 +177,20 @@ export function createProgram(): Command {
         .default(defaults.maxPipelinedRequests),
     )
     .addOption(option('--coverage <file>', 'write contract coverage at shutdown: Markdown if the name ends in .md, else JSON', 'COVERAGE'))
+    .addOption(
+      option(
+        '--cors-origin <origin>',
+        "a web origin whose pages may call the simulator, besides this machine's (localhost, 127.x, [::1]); * for any; repeatable",
+        'CORS_ORIGIN',
+      )
+        .argParser(collectOrigins)
+        .default([], 'none'),
+    )
+    .addOption(
+      option('--max-pets <n>', 'the most pets createPet may add until a reset; then 507 store_full', 'MAX_PETS')
+        .argParser(wholeNumber('max-pets', 0, 100_000_000))
+        .default(defaults.maxPets),
+    )
     .helpOption('-h, --help', 'show this help')
     .version(packageVersion, '-V, --version', 'show the version')
     .addHelpText(
@@ -211,6 +228,19 @@ function collectFaults(value: string, previous: string[]): string[] {
       .map((rule) => rule.trim())
       .filter((rule) => rule.length > 0),
   ]
+}
+
+/** Each `--cors-origin`, checked and normalised (`http://App.test:5173/` is `http://app.test:5173`); several separated by `,`. */
+function collectOrigins(value: string, previous: string[]): string[] {
+  const origins = value
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter((origin) => origin !== '')
+  try {
+    return [...previous, ...origins.map(normaliseOrigin)]
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message)
+  }
 }
 
 function collectKeys(value: string, previous: string[]): string[] {

@@ -118,6 +118,8 @@ async function toServerOptions(options: CliOptions, config: ConfigData, output: 
         ? { allowedHosts: options.allowedHost }
         : { adminToken: options.adminToken, allowedHosts: options.allowedHost },
     prefer: options.prefer,
+    corsOrigins: options.corsOrigin,
+    maxPets: options.maxPets,
   })
   if (options.headersTimeout > options.requestTimeout) {
     throw new UsageError(

@@ -1,9 +1,10 @@
 import { http, type HttpHandler } from 'msw'
 import { ApiError } from '../core/pipeline/api-error.ts'
-import { errorResponse, type TransportFacts } from '../core/pipeline/plain-http.ts'
+import { originNotAllowed } from '../core/access/origin-policy.ts'
+import { errorResponse, type PlainRequest, type TransportFacts } from '../core/pipeline/plain-http.ts'
 import type { RouteMatch } from '../core/pipeline/route-table.ts'
 import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
-import { preflightResponse } from '../app/cors.ts'
+import { preflightResponse, withoutCorsGrant } from '../app/cors.ts'
 import { toFetchResponse, toPlainRequest } from '../app/fetch-lane.ts'
 import { urlPattern } from './url-patterns.ts'
 
@@ -37,12 +38,21 @@ export function createApiHandlers(simulator: SimulatorCore, options: ApiHandlerO
   const { table } = pipeline
   const transportOf = options.transportOf ?? (() => inProcess)
   const unknownPath: RouteMatch = { kind: 'unknown-path' }
+  /** Behind a server (`--engine msw`), a page whose origin is not allowed is refused as the app refuses it; in-process never. */
+  const refusedOrigin = (request: PlainRequest): Response | undefined => {
+    const origin = request.transport.local === true ? undefined : request.header('origin')
+    if (origin === undefined || simulator.origins.allows(origin)) return undefined
+    // A plain error answer has no transport fault: toFetchResponse gives a Response, not a promise.
+    return withoutCorsGrant(toFetchResponse(errorResponse(originNotAllowed(origin))) as Response)
+  }
 
   const answer =
     (matchOf: (path: string) => RouteMatch) =>
     async ({ request }: { request: Request }): Promise<Response> => {
       try {
         const plain = toPlainRequest(request, bodyLimit, transportOf(request))
+        const refused = refusedOrigin(plain)
+        if (refused !== undefined) return refused
         return toFetchResponse(await pipeline.respond(plain, matchOf(plain.path)), request.method, request.signal)
       } catch (error) {
         // msw would answer a throw with its own 500 {name, message, stack}: the API answers with its Error body.
@@ -61,9 +71,10 @@ export function createApiHandlers(simulator: SimulatorCore, options: ApiHandlerO
     // A preflight is answered as the server answers it (no key, not counted), not as a 405 of the API.
     // It offers the path's own methods, as the app's preflights do.
     ...table.paths.map(({ path, allow }) =>
-      http.options(pattern(path), ({ request }) =>
-        toFetchResponse(preflightResponse(toPlainRequest(request, bodyLimit, transportOf(request)), `${allow}, OPTIONS`)),
-      ),
+      http.options(pattern(path), ({ request }) => {
+        const plain = toPlainRequest(request, bodyLimit, transportOf(request))
+        return refusedOrigin(plain) ?? toFetchResponse(preflightResponse(plain, `${allow}, OPTIONS`))
+      }),
     ),
     ...table.paths.map(({ path, allow }) =>
       http.all(

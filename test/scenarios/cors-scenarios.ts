@@ -1,9 +1,7 @@
 import { beforeEach, expect, it } from 'vitest'
 import { apiRoutes } from '../../src/core/api/api-routes.ts'
-import { testKeys, type ApiTarget } from '../support/api-target.ts'
+import { pageOrigin as origin, testKeys, type ApiTarget } from '../support/api-target.ts'
 import { createClient } from './http-client.ts'
-
-const origin = 'http://app.test:5173'
 
 /** Each path of the route table with the methods it serves (HEAD with GET), as a preflight should offer them. */
 const pathMethods = [...new Set(apiRoutes.map((route) => route.path))].map((path) => {

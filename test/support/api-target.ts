@@ -51,5 +51,11 @@ export const testKeySpec = {
 export const scenarioStart = '2030-06-15T10:00:30.000Z'
 
 /** Seed and size of the catalogue every target is created with. */
+/**
+ * The origin of the browser app the CORS scenarios play (a page on another origin than the simulator's): every
+ * target's set-up allows it (`corsOrigins`, `--cors-origin`), as a user serving such a page must.
+ */
+export const pageOrigin = 'http://app.test:5173'
+
 export const scenarioSeed = 4242
 export const scenarioPetCount = 60

@@ -1,4 +1,4 @@
-import { scenarioPetCount, scenarioSeed, scenarioStart, testKeySpec, type ApiTarget } from './api-target.ts'
+import { pageOrigin, scenarioPetCount, scenarioSeed, scenarioStart, testKeySpec, type ApiTarget } from './api-target.ts'
 import type { JournalEntry } from '../../src/core/simulator/request-journal.ts'
 import { httpJournalClient } from './journal-client.ts'
 import { startCli } from './cli-process.ts'
@@ -16,6 +16,8 @@ export async function startCliTarget(args: readonly string[] = []): Promise<ApiT
     '--pets',
     String(scenarioPetCount),
     ...keyArgs,
+    '--cors-origin',
+    pageOrigin,
     ...args,
   ])
   const control = async (path: string, body?: unknown) => {

@@ -1,12 +1,18 @@
 import { createManualClock } from '../../src/core/time/clock.ts'
 import { createSimulator } from '../../src/simulator.ts'
 import { inProcessJournalClient } from './journal-client.ts'
-import { scenarioPetCount, scenarioSeed, scenarioStart, testKeySpec, type ApiTarget } from './api-target.ts'
+import { pageOrigin, scenarioPetCount, scenarioSeed, scenarioStart, testKeySpec, type ApiTarget } from './api-target.ts'
 
 /** `simulator.fetch`: the simulator in-process behind a standard fetch, as openapi-fetch or ky would call it. */
 export function startSimulatorFetchTarget(): ApiTarget & { close(): void } {
   const manualClock = createManualClock(scenarioStart)
-  const simulator = createSimulator({ seed: scenarioSeed, pets: scenarioPetCount, keys: testKeySpec, clock: manualClock })
+  const simulator = createSimulator({
+    seed: scenarioSeed,
+    pets: scenarioPetCount,
+    keys: testKeySpec,
+    clock: manualClock,
+    corsOrigins: [pageOrigin],
+  })
   return {
     apiUrl: `http://localhost:4010${simulator.basePath}`,
     fetch: simulator.fetch,

@@ -123,7 +123,14 @@ export function createEventStreams(simulator: SimulatorCore, options: EventStrea
       const at = `${position.received}/${position.resets}/${position.version}`
       let chunk = chunks.get(at)
       if (chunk === undefined) {
-        chunk = chunkFor(position, state)
+        try {
+          chunk = chunkFor(position, state)
+        } catch {
+          // A timer has no one to answer: a throw here (a bad clock option, say) would end the process. The streams
+          // end instead; the pages reconnect, and a reconnection's answer is the Error response.
+          for (const each of [...open]) each.end()
+          return
+        }
         chunks.set(at, chunk)
       }
       subscriber.position = { received, resets, version }
@@ -148,7 +155,14 @@ export function createEventStreams(simulator: SimulatorCore, options: EventStrea
     schedule()
   }
 
-  function start(sink: StreamSink): () => void {
+  /** What a stream opens with, read when the request is answered: a throw is that request's Error response. */
+  function opening(): string {
+    const state = JSON.stringify(simulator.state())
+    const requests = JSON.stringify({ requests: simulator.journal.latest(initialRequests), skipped: 0 })
+    return `retry: 1000\n\nevent: state\ndata: ${state}\n\nevent: requests\ndata: ${requests}\n\n`
+  }
+
+  function start(sink: StreamSink, first: string): () => void {
     const subscriber: Subscriber = { sink, position: { received, resets, version }, stalledSince: undefined, end }
     if (open.size === 0) {
       unsubscribe = simulator.events.subscribe(listener)
@@ -176,9 +190,7 @@ export function createEventStreams(simulator: SimulatorCore, options: EventStrea
       sink.end()
     }
 
-    const state = JSON.stringify(simulator.state())
-    const requests = JSON.stringify({ requests: simulator.journal.latest(initialRequests), skipped: 0 })
-    sink.write(`retry: 1000\n\nevent: state\ndata: ${state}\n\nevent: requests\ndata: ${requests}\n\n`)
+    sink.write(first)
     return close
   }
 
@@ -189,7 +201,8 @@ export function createEventStreams(simulator: SimulatorCore, options: EventStrea
           'Retry-After': '5',
         })
       }
-      return { status: 200, headers: headers(), body: undefined, stream: { open: start } }
+      const first = opening()
+      return { status: 200, headers: headers(), body: undefined, stream: { open: (sink) => start(sink, first) } }
     },
     closeAll() {
       for (const subscriber of [...open]) subscriber.end()

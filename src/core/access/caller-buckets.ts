@@ -122,7 +122,7 @@ export function createCallerBuckets(maxAnonymousBuckets: number, isAnonymous: (c
     for (const buckets of [keyBuckets, anonymousBuckets]) {
       for (const [callerId, bucket] of buckets) {
         const banned = now < (bannedUntil.get(callerId) ?? 0)
-        if (!banned && (bucket.day !== day || bucket.dayCount === 0)) forget(buckets, callerId)
+        if (!banned && (bucket.day < day || bucket.dayCount === 0)) forget(buckets, callerId)
       }
     }
     callsSinceSweep = 0

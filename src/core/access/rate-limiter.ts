@@ -161,9 +161,10 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   /** A caller's windows as they stand now, read without creating, counting or moving anything. */
   const standing = (callerId: string) => {
     const now = clock.now()
-    const minute = Math.floor(now / minuteMs)
-    const day = Math.floor(now / dayMs)
     const bucket = buckets.find(callerId)
+    // As in consume: the caller's windows never move back.
+    const minute = Math.max(Math.floor(now / minuteMs), bucket?.minute ?? 0)
+    const day = Math.max(Math.floor(now / dayMs), bucket?.day ?? 0)
     return {
       now,
       minute,
@@ -218,11 +219,17 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     consume(callerId, plan) {
       const now = clock.now()
       // Math.floor, not now - now % minuteMs, whose window would start after now for a time before 1970.
-      const minute = Math.floor(now / minuteMs)
-      const day = Math.floor(now / dayMs)
+      const nowMinute = Math.floor(now / minuteMs)
+      const nowDay = Math.floor(now / dayMs)
+      const state = buckets.take(callerId, now, nowMinute, nowDay)
+      // A caller's windows only move forward. A clock moved back into a minute the caller had used started that
+      // minute again with a fresh count (its quota granted twice) while its bans stood; now the caller stays in the
+      // latest window it used, counts, reset and Retry-After as they were, until the clock passes it. `reset()`
+      // gives fresh windows. A window only ever holds one caller's counts, so nothing grows with the moves.
+      const minute = Math.max(nowMinute, state.minute)
+      const day = Math.max(nowDay, state.day)
       const minuteStart = minute * minuteMs
       const dayStart = day * dayMs
-      const state = buckets.take(callerId, now, minute, day)
       if (state.minute !== minute) {
         state.minute = minute
         state.minuteCount = 0

@@ -13,6 +13,11 @@ export interface OperationCall {
   readonly params: Readonly<Record<string, string>>
   readonly key: ApiKey
   readonly state: SimulatorState
+  /**
+   * Throws (503 `simulator_reset`) if the simulator was reset since the request began. A resolver that changes state
+   * after an `await` calls it first: a request from before a reset must not change the state after it.
+   */
+  readonly ensureCurrent: () => void
 }
 
 /** What a forced answer is computed from: the request, its parameters, the simulator, and the status asked for. */
@@ -91,14 +96,18 @@ export const apiRoutes = [
     operation: 'createPet',
     method: 'POST',
     path: '/pets',
-    async resolve({ request, state }) {
+    async resolve({ request, state, ensureCurrent }) {
       const newPet = parseNewPet(await request.readBody(), request.header('content-type'), request.header('content-encoding'))
+      // The body may have arrived after a reset (`POST /__sim/reset` while it was uploading, or a latency).
+      ensureCurrent()
+      if (state.store.full) throw storeFull()
       const pet = state.store.create(newPet)
       return { status: 201, body: pet, headers: { Location: `${state.basePath}/pets/${pet.id}` } }
     },
-    statuses: [201, 400, 401, 413, 415, 429],
+    statuses: [201, 400, 401, 413, 415, 429, 507],
     async forced({ request, state, status }) {
       if (status === 400) return new ApiError('invalid_body', 'Invalid pet: name: is required (forced)')
+      if (status === 507) return storeFull()
       if (status !== 201) return undefined
       // The pet the request would have created, not stored: a forced answer changes nothing.
       const fallback = { name: 'Forced', categoryId: 1 }
@@ -170,4 +179,16 @@ function safely<T>(parse: () => T, fallback: T): T {
 /** getPet is deprecated: `Deprecation`, `Sunset` and a `Link` to its successor, GET /pets. */
 function getPetHeaders(state: SimulatorState): Readonly<Record<string, string>> {
   return deprecationHeaders(state.deprecation, `${state.basePath}/pets`)
+}
+
+/**
+ * createPet past `maxPets`: every created pet is kept until a reset (about 600 bytes each), so a client in a loop,
+ * or a page on another site, could grow the process without bound. 507 Insufficient Storage (RFC 4918, 11.5) says
+ * what happened; it is in the OpenAPI document as petstore-sim's own (no status of the spec's fits).
+ */
+function storeFull(): ApiError {
+  return new ApiError(
+    'store_full',
+    'The simulator holds as many created pets as it may (--max-pets); reset it (POST /__sim/reset) to make room',
+  )
 }

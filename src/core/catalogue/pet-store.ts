@@ -1,4 +1,5 @@
 import { petStatuses, type NewPet, type Pet, type PetStatus } from '../api/pet-types.ts'
+import { describeIssues, english, NewPetSchema } from '../api/schemas.ts'
 
 /** What listPets asks the store for. */
 export interface PetQuery {
@@ -19,7 +20,13 @@ export interface PetStore {
   list(query: PetQuery): Pet[]
   get(id: number): Pet | undefined
   /** Adds a pet with the next id; `status` defaults to the store's default status. */
+  /**
+   * Adds a pet with the next id; `status` defaults to the store's default status. The pet is checked as a createPet
+   * body is: a `TypeError` naming the field, and the store unchanged, for anything else.
+   */
   create(newPet: NewPet): Pet
+  /** Whether `create` has added as many pets as it may until a reset (see {@link PetStoreOptions.maxCreated}). */
+  readonly full: boolean
   /** The pet `create` would make, without making it. */
   preview(newPet: NewPet): Pet
   /** Every pet, ascending by id: a frozen copy, so changing it changes nothing in the store. */
@@ -43,6 +50,8 @@ export interface PetStoreOptions {
   readonly initialPets: readonly Pet[]
   /** Status of a pet created without one. Default `available`. */
   readonly defaultStatus?: PetStatus
+  /** The most pets `create` may add until a reset (they are never removed otherwise). Default: no bound. */
+  readonly maxCreated?: number
 }
 
 /**
@@ -59,6 +68,7 @@ export interface PetStoreOptions {
  */
 export function createPetStore(options: PetStoreOptions): PetStore {
   const defaultStatus = options.defaultStatus ?? 'available'
+  const maxCreated = options.maxCreated ?? Number.POSITIVE_INFINITY
   let initial = contentsOf(sortedFrozen(options.initialPets), undefined)
   // What the store holds: a base list (the initial pets, or a restored snapshot's) and the pets created since.
   let base = initial
@@ -91,7 +101,12 @@ export function createPetStore(options: PetStoreOptions): PetStore {
       return id >= base.firstCreatedId ? pets[base.pets.length + (id - base.firstCreatedId)] : base.byId(id)
     },
     create(newPet) {
-      const pet: Pet = Object.freeze(make(newPet))
+      // Checked before anything is stored: `simulator.store.create` is public, and a status outside the lists threw
+      // only after the pet was in `pets`, which listPets then served (`status: "lost"`, `name: 42`).
+      const checked = NewPetSchema.safeParse(newPet, english)
+      if (!checked.success) throw new TypeError(`Invalid pet: ${describeIssues(checked.error)}`)
+      if (pets.length - base.pets.length >= maxCreated) throw new RangeError(`The store holds ${maxCreated} created pets, its most`)
+      const pet: Pet = Object.freeze(make(checked.data))
       pets.push(pet)
       byStatus.get(pet.status)!.push(pet)
       return pet
@@ -105,6 +120,9 @@ export function createPetStore(options: PetStoreOptions): PetStore {
     },
     get size() {
       return pets.length
+    },
+    get full() {
+      return pets.length - base.pets.length >= maxCreated
     },
     get nextId() {
       return base.firstCreatedId + (pets.length - base.pets.length)

@@ -49,6 +49,8 @@ interface Exchange {
   readonly routeHeaders: Readonly<Record<string, string>> | undefined
   readonly started: number
   readonly receivedAt: number
+  /** `state.resets()` when the request began: a reset since makes it a request of the state before. */
+  readonly generation: number
   /** Set for an answer forced with `Prefer: code=`. */
   readonly forced?: boolean
   /** The fault rule that shaped the answer. */
@@ -78,6 +80,11 @@ export function createApiPipeline(state: SimulatorState, options: PipelineOption
     const response = jsonResponse(result.body, result.status, headers)
     const transportFault = fault?.fault === undefined ? undefined : { kind: fault.fault, hangMs: fault.hangMs }
     const record = (): PlainResponse => {
+      // A reset is a clean cut: an answer to a request that began before it is sent, but neither journaled nor
+      // published after it (50 requests under latency were journaled after a reset, their 201s naming pets it removed).
+      if (state.resets() !== exchange.generation) {
+        return { status: response.status, headers: response.headers, body: response.body, transportFault }
+      }
       const journalEntry = state.journal.record({
         atMs: exchange.receivedAt,
         method: request.method,
@@ -107,7 +114,15 @@ export function createApiPipeline(state: SimulatorState, options: PipelineOption
   /** Runs the resolver, or the fault rule that fires, for an authenticated request within its limits. */
   function operate(exchange: Exchange, match: RouteMatch & { kind: 'operation' }): OperationResult | Promise<OperationResult> {
     const { request } = exchange
-    const call = { request, params: match.params, key: exchange.caller.key!, state }
+    const ensureCurrent = () => {
+      if (state.resets() !== exchange.generation) {
+        throw new ApiError(
+          'simulator_reset',
+          'The simulator was reset while this request was under way: nothing was changed; send it again',
+        )
+      }
+    }
+    const call = { request, params: match.params, key: exchange.caller.key!, state, ensureCurrent }
     const fault = exchange.fault
     if (fault === undefined) return match.route.definition.resolve(call)
     const act = (): OperationResult | Promise<OperationResult> => {
@@ -136,6 +151,7 @@ export function createApiPipeline(state: SimulatorState, options: PipelineOption
       // The clock is read before anything changes state, and not after the resolver: once an operation has
       // committed (a pet stored), nothing left on the way to the response can fail.
       const receivedAt = state.clock.now()
+      const generation = state.resets()
       const match = preMatched ?? table.match(request.method, request.path.slice(basePath.length))
       const caller = identifyCaller(state, request)
       const operation =
@@ -150,7 +166,18 @@ export function createApiPipeline(state: SimulatorState, options: PipelineOption
       const standing = forcible ? state.limiter.peek(caller.bucket, caller.plan) : undefined
       // A caller over its limit, or banned, still gets its 429: forcing is not a way round the limits.
       if (forcible && standing?.outcome === 'allowed' && (caller.key !== undefined || preferred === 401)) {
-        const exchange: Exchange = { request, operation, caller, decision: standing, routeHeaders, started, receivedAt, forced: true, body }
+        const exchange: Exchange = {
+          request,
+          operation,
+          caller,
+          decision: standing,
+          routeHeaders,
+          started,
+          receivedAt,
+          forced: true,
+          body,
+          generation,
+        }
         const outcome = forcedResult(
           match.route,
           { request, params: match.params, state, status: preferred },
@@ -160,7 +187,7 @@ export function createApiPipeline(state: SimulatorState, options: PipelineOption
       }
 
       const decision = state.limiter.consume(caller.bucket, caller.plan)
-      let exchange: Exchange = { request, operation, caller, decision, routeHeaders, started, receivedAt, body }
+      let exchange: Exchange = { request, operation, caller, decision, routeHeaders, started, receivedAt, body, generation }
       let outcome: OperationResult | Promise<OperationResult>
       try {
         // Authentication and the limiter come before routing: every request under the prefix counts.

@@ -26,7 +26,11 @@ export const errorCatalogue = {
   admin_unauthorized: { status: 401, when: 'A control endpoint (`/__sim/*`) called without the admin token it requires.' },
   foreign_origin: {
     status: 403,
-    when: 'A control request (`/__sim/*`) from a page on another origin: the control plane is not for cross-origin pages.',
+    when: 'A control request (`/__sim/*`) from a page on another origin (its `Origin`, or `Sec-Fetch-Site` other than `same-origin` or `none`).',
+  },
+  origin_not_allowed: {
+    status: 403,
+    when: 'A request from a web page whose origin is not allowed (`--cors-origin`, `corsOrigins`; pages of this machine always are): nothing is counted, and no CORS grant.',
   },
   control_forbidden: {
     status: 403,
@@ -57,9 +61,17 @@ export const errorCatalogue = {
   api_key_banned: { status: 429, when: 'The caller kept sending requests after 429s and is temporarily banned; see `Retry-After`.' },
   headers_too_large: { status: 431, when: "The request's headers are over 16 KiB (standalone server only)." },
   internal_error: { status: 500, when: 'A bug in the simulator (please report it).' },
+  invalid_clock: {
+    status: 500,
+    when: 'The `clock` given to the simulator read a time that is not a whole number of ms from 1970 to 9999 (`NaN`, say).',
+  },
   not_implemented: { status: 501, when: 'GET /store/orders: named by the spec but never specified.' },
   bad_gateway: { status: 502, when: 'Only from a fault rule (`status: 502`), marked `Petstore-Sim-Fault`.' },
   service_unavailable: { status: 503, when: 'Only from a fault rule (`status: 503`), with `Retry-After`, marked `Petstore-Sim-Fault`.' },
+  simulator_reset: {
+    status: 503,
+    when: 'A request that began before a reset and would have changed state after it (a createPet whose body arrived later): nothing is stored; send it again.',
+  },
   shutting_down: {
     status: 503,
     when: 'A request that arrived on an open connection while the server drains after SIGTERM/SIGINT; see `Retry-After`.',
@@ -69,6 +81,10 @@ export const errorCatalogue = {
     when: '`GET /__sim/events` while 32 event streams (dashboards) are open already; see `Retry-After`.',
   },
   gateway_timeout: { status: 504, when: 'Only from a fault rule (`status: 504`), marked `Petstore-Sim-Fault`.' },
+  store_full: {
+    status: 507,
+    when: 'createPet when the simulator already holds as many created pets as it may (`--max-pets`, `maxPets`; default 100,000) until a reset.',
+  },
 } as const satisfies Record<string, { status: number; when: string }>
 
 export type ErrorCode = keyof typeof errorCatalogue

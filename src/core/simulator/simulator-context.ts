@@ -26,6 +26,8 @@ export interface SimulatorState {
   readonly random: RandomSource
   /** Whether `Prefer: code=` forces answers. */
   readonly prefer: boolean
+  /** How many resets there have been: a request that sees it change on its way belongs to the state before (see the pipeline). */
+  readonly resets: () => number
 }
 
 /** A seeded generator of numbers in [0, 1) that can start its sequence over. */

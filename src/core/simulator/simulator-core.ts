@@ -1,12 +1,14 @@
 import demoKeys from '../../../fixtures/demo-keys.json' with { type: 'json' }
 import { createKeyRing, type ApiKey, type KeyRing, type KeySpec } from '../access/api-keys.ts'
 import { createApiPipeline, type ApiPipeline } from '../pipeline/api-pipeline.ts'
-import { createSimulatorClock, type Clock, type SimulatorClock } from '../time/clock.ts'
+import { ApiError } from '../pipeline/api-error.ts'
+import { createSimulatorClock, isInstant, type Clock, type SimulatorClock } from '../time/clock.ts'
 import { defaults } from './defaults.ts'
 import { getPetDeprecation, type DeprecationPolicy } from '../api/deprecation.ts'
 import { createJsonCache } from '../pipeline/json-text.ts'
 import { createPetStore, type PetStore } from '../catalogue/pet-store.ts'
 import { createRateLimiter, type BanPolicy, type RateLimiter } from '../access/rate-limiter.ts'
+import { createOriginPolicy, type OriginPolicy } from '../access/origin-policy.ts'
 import { createRequestJournal, type RequestJournal } from './request-journal.ts'
 import { apiRoutes } from '../api/api-routes.ts'
 import { createCoverageTally, type ContractCoverage } from './contract-coverage.ts'
@@ -63,8 +65,16 @@ export interface SimulatorOptions {
   bodyLimit?: number
   /** The most rate-limit buckets kept for callers without a valid key; past it the least recently used is forgotten. Default 100,000. */
   maxAnonymousBuckets?: number
+  /** The most pets createPet may add until a reset; past it createPet answers 507 `store_full`. Default 100,000. */
+  maxPets?: number
   /** Whether `Prefer: code=<status>` forces an operation's documented answer. Default true. */
   prefer?: boolean
+  /**
+   * Origins of the web pages that may call the simulator over the network (`app.fetch`, the server), besides the
+   * pages of this machine (`localhost`, `127.x.y.z`, `[::1]`), which always may; `['*']` for any. Others get 403
+   * `origin_not_allowed`. In-process MSW handlers answer the page they run in, and never check.
+   */
+  corsOrigins?: readonly string[]
   /** Fault rules in force from the start (and again after every reset); more can be added with `faults.add`. */
   faults?: readonly FaultRuleInput[]
   /** Your own named scenarios (presets of state), beside the built-in ones; one of the same name replaces a built-in. */
@@ -107,6 +117,8 @@ export interface SimulatorCore {
   readonly faults: FaultRules
   /** Largest request body in bytes that any lane reads. */
   readonly bodyLimit: number
+  /** Which web pages may call over the network (see `corsOrigins`). */
+  readonly origins: OriginPolicy
   /**
    * What happens to the simulator, as it happens: each request the API
    * answered, and each reset, clock move and change of the fault rules.
@@ -154,17 +166,20 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
   const events = createSimulatorEvents()
   // A reset publishes one event, not the clock and fault changes it is made of.
   let resetting = false
+  let resets = 0
   const changed = (type: 'clock' | 'faults') => {
     if (!resetting) events.changed(type)
   }
-  const clock = createSimulatorClock(options.clock, () => changed('clock'))
+  const clock = createSimulatorClock(options.clock === undefined ? undefined : checkedClock(options.clock), () => changed('clock'))
   const defaultStatus = options.defaultStatus ?? defaults.defaultStatus
   const seed = options.seed ?? defaults.seed
   if (options.fixtures !== undefined && options.generatePet !== undefined) {
     throw new TypeError('generatePet shapes generated pets: give it or fixtures, not both')
   }
   // The scenario's catalogue and keys replace these when it is applied, below.
-  const store = createPetStore({ initialPets: [], defaultStatus })
+  const maxPets = options.maxPets ?? defaults.maxPets
+  if (!(Number.isSafeInteger(maxPets) && maxPets >= 0)) throw new RangeError(`maxPets must be a whole number of 0 or more (got ${maxPets})`)
+  const store = createPetStore({ initialPets: [], defaultStatus, maxCreated: maxPets })
   let ring = createKeyRing({})
   const keyRing: KeyRing = {
     authenticate: (token) => ring.authenticate(token),
@@ -200,6 +215,7 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     petJson: createJsonCache(petJsonCacheSize),
     random: createRandomSource(seed),
     prefer: options.prefer ?? true,
+    resets: () => resets,
   }
   const pipeline = createApiPipeline(state, { onFaultsChange: () => changed('faults') })
   const control = createStateControl({
@@ -218,6 +234,8 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     },
     quietly(change) {
       resetting = true
+      // First: requests under way from now on belong to the state before, and are not journaled after it.
+      resets++
       try {
         change()
       } finally {
@@ -241,6 +259,7 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     pipeline,
     faults: pipeline.faults,
     bodyLimit,
+    origins: createOriginPolicy(options.corsOrigins),
     events,
     coverage: () => coverage.report(),
     resetCoverage: () => coverage.clear(),
@@ -322,6 +341,24 @@ export function resolveBaseUrl(baseUrl: string): { basePath: string; origin: str
     throw new RangeError(`The base URL must be a path like /v1 or an absolute URL (got ${baseUrl})`)
   }
   return { basePath: url.pathname.replace(/\/+$/, ''), origin: url.origin }
+}
+
+/**
+ * A clock given as an option, each reading checked where it is read: a `NaN` or an instant outside 1970..9999 went
+ * out as `X-RateLimit-Reset: NaN`, and threw a `RangeError` in the dashboard's timer, which ended the process. A
+ * bad reading is now an `invalid_clock` error: the request that read it gets a 500 Error body naming the clock.
+ */
+function checkedClock(source: Clock): Clock {
+  return {
+    now() {
+      const value = source.now()
+      if (isInstant(value)) return value
+      throw new ApiError(
+        'invalid_clock',
+        `The simulator's clock (the clock option) read ${typeof value === 'number' ? String(value) : typeof value}: a clock must give whole milliseconds from 1970 to 9999`,
+      )
+    },
+  }
 }
 
 function validateLatency(latency: Latency | undefined): void {

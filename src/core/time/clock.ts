@@ -56,6 +56,11 @@ export function toEpochMilliseconds(instant: Instant): number {
   return checkedInstant(value, `The instant ${String(instant)}`)
 }
 
+/** Whether `value` is an instant of the clock's range: a whole number of ms from {@link earliestInstant} to {@link latestInstant}. */
+export function isInstant(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= earliestInstant && (value as number) <= latestInstant
+}
+
 /** `value` if it is a whole number of ms in the clock's range; a `RangeError` starting with `what` otherwise. */
 function checkedInstant(value: number, what: string): number {
   if (!Number.isInteger(value)) {

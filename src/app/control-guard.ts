@@ -1,0 +1,106 @@
+import { ApiError } from '../core/pipeline/api-error.ts'
+import { constantTimeEqual } from '../core/access/api-keys.ts'
+import { readBearerToken } from '../core/access/bearer-token.ts'
+import type { PlainRequest } from '../core/pipeline/plain-http.ts'
+import { isJsonContentType } from '../core/api/request-parsing.ts'
+import type { ControlOptions } from './control-plane.ts'
+
+/**
+ * Who may use the control plane, checked on every request, however the app
+ * is served (counterfact's admin-api-middleware is the model):
+ *
+ * - never a page on another origin (`Origin` must be the simulator's own), so
+ *   no web page can drive a simulator on the developer's machine;
+ * - with an admin token, whoever has it; without one, loopback clients only,
+ *   and only under a loopback `Host` name or one the user allowed, which
+ *   shuts out DNS rebinding (a foreign name resolving to 127.0.0.1);
+ * - a POST must be `application/json`, which no CORS-simple request (form
+ *   or `text/plain` POST) can be; the other state-changing method, DELETE,
+ *   is never CORS-simple.
+ *
+ * MSW handlers in-process (`transport.local`) have no network client to check.
+ *
+ * The dashboard's page (`shell`) is the one exception to the admin token: a
+ * browser's navigation cannot send `Authorization`, and the page is the
+ * same static document the package ships, with no data in it. Every request
+ * it then makes for data or to change anything needs the token.
+ */
+export function guard(request: PlainRequest, options: ControlOptions, shell: boolean): void {
+  const origin = request.header('origin')
+  if (origin !== undefined && !isSameOrigin(origin, request.authority)) {
+    throw new ApiError('foreign_origin', `Control endpoints do not serve pages on other origins (Origin ${origin})`)
+  }
+  // A no-cors GET (an <img> or <script> on any page) sends no Origin; browsers say where it comes from in
+  // Sec-Fetch-Site (Fetch Metadata; Chrome 76, Firefox 90, Safari 16.4). Such requests were answered: unreadable by
+  // the page, but served, and a GET costs work. Served: the simulator's own pages (`same-origin`) and what the user
+  // does (`none`: a typed URL, a bookmark). Refused: `cross-site`, and `same-site`, which is any other port of
+  // localhost, another origin. A navigation to the dashboard's page (a link to it) is let through: the page is a
+  // static document, and the requests it then makes are its own, same-origin. Clients without the header (curl,
+  // scripts, Node's fetch) are not browsers' pages and are unaffected.
+  const site = request.header('sec-fetch-site')?.trim().toLowerCase()
+  if (site !== undefined && site !== 'same-origin' && site !== 'none' && !(shell && request.header('sec-fetch-mode') === 'navigate')) {
+    throw new ApiError('foreign_origin', `Control endpoints do not serve pages on other origins (Sec-Fetch-Site: ${site})`)
+  }
+  if (options.adminToken !== undefined) {
+    if (!shell) requireAdmin(request, options.adminToken)
+  } else if (request.transport.local !== true) {
+    if (!isLoopbackAddress(request.transport.clientAddress)) {
+      throw new ApiError('control_forbidden', 'Control endpoints serve loopback clients only, unless an admin token is configured')
+    }
+    const host = hostName(request.authority)
+    if (host === undefined || !(isLoopbackHostName(host) || options.allowedHosts?.includes(host) === true)) {
+      throw new ApiError(
+        'control_forbidden',
+        `Control endpoints answer loopback host names only (got Host ${request.authority ?? 'none'}); allow others by name, or configure an admin token`,
+      )
+    }
+  }
+  // POST is the one state-changing method a CORS-simple request can use (DELETE is always preflighted).
+  if (request.method === 'POST') {
+    const contentType = request.header('content-type')
+    if (contentType === undefined || !isJsonContentType(contentType)) {
+      throw new ApiError('unsupported_media_type', 'Control requests that change state must be sent as application/json')
+    }
+  }
+}
+
+function isSameOrigin(origin: string, authority: string | undefined): boolean {
+  try {
+    const url = new URL(origin)
+    return (url.protocol === 'http:' || url.protocol === 'https:') && authority !== undefined && url.host === authority.toLowerCase()
+  } catch {
+    return false
+  }
+}
+
+/** 127.0.0.0/8 and ::1, also IPv4-mapped. */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (address === undefined) return false
+  return address === '::1' || /^(?:::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/i.test(address)
+}
+
+/** `localhost` and its subdomains (RFC 6761), 127.x.y.z, and [::1]. */
+function isLoopbackHostName(host: string): boolean {
+  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+}
+
+/** The host name of a `Host` value, lower case, without its port. */
+function hostName(authority: string | undefined): string | undefined {
+  if (authority === undefined) return undefined
+  const match = /^(\[[\da-fA-F:.]+\]|[^:]+)(?::\d+)?$/.exec(authority.trim())
+  return match?.[1]?.toLowerCase()
+}
+
+function requireAdmin(request: PlainRequest, adminToken: string): void {
+  let token = ''
+  try {
+    token = readBearerToken(request.header('authorization') ?? null)
+  } catch {
+    // No usable bearer token: refused below like a wrong one.
+  }
+  if (!constantTimeEqual(adminToken, token)) {
+    throw new ApiError('admin_unauthorized', 'Control endpoints need "Authorization: Bearer <admin token>"', {
+      'WWW-Authenticate': 'Bearer realm="petstore-sim-admin"',
+    })
+  }
+}
