@@ -2,7 +2,7 @@
 // the same with 500 and with 1,000,000 pets, and a large catalogue must start,
 // sit idle and reset in proportion. In-process measurements through the app
 // (the whole pipeline, no network), a full GC's pause with large catalogues held (in fresh processes), plus the CLI's
-// start and idle RSS with --pets 1000000 and 10000000.
+// start and idle RSS with --pets 1000000 (the CLI's most; 10,000,000 is measured in-process, through the library).
 // Bounded: a fixed number of calls per measurement.
 import { execFileSync, spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
@@ -83,12 +83,19 @@ async function cliStart(pets: number): Promise<{ startupMs: number; idleRssMiB: 
 }
 
 /** A full GC's pause (median of 7) and the heap, in a fresh `node --expose-gc` process holding `pets` pets (full-gc.ts). */
-function fullGc(pets: number, held: 'simulator' | 'objects'): { fullGcMs: number; heapUsedMiB: number } {
+interface HeldCatalogue {
+  readonly createMs: number
+  readonly fullGcMs: number
+  readonly heapUsedMiB: number
+  readonly rssMiB: number
+}
+
+function fullGc(pets: number, held: 'simulator' | 'objects'): HeldCatalogue {
   const output = execFileSync(process.execPath, ['--expose-gc', 'test/bench/full-gc.ts', String(pets), held], {
     cwd: root,
     encoding: 'utf8',
   })
-  return JSON.parse(output) as { fullGcMs: number; heapUsedMiB: number }
+  return JSON.parse(output) as HeldCatalogue
 }
 
 export async function runScaleBench(): Promise<void> {
@@ -101,7 +108,7 @@ export async function runScaleBench(): Promise<void> {
   console.log(
     `  reset() after 1,000 creates: ${resetMs(500, 1000).toFixed(2)} ms with 500 pets, ${resetMs(1_000_000, 1000).toFixed(2)} ms with 1,000,000`,
   )
-  console.log('  full GC (node --expose-gc, gc() timed, median of 7) with a simulator holding:')
+  console.log('  full GC (node --expose-gc, gc() timed, median of 7; target ≤ 20 ms at 1,000,000) with a simulator holding:')
   for (const pets of [50, 1_000_000, 10_000_000]) {
     const { fullGcMs, heapUsedMiB } = fullGc(pets, 'simulator')
     console.log(
@@ -114,12 +121,11 @@ export async function runScaleBench(): Promise<void> {
   )
   const cli50 = await cliStart(50)
   const cli1m = await cliStart(1_000_000)
-  const cli10m = await cliStart(10_000_000)
   console.log(
-    `  CLI start to first answer: ${cli50.startupMs.toFixed(0)} ms with 50 pets, ${cli1m.startupMs.toFixed(0)} ms with --pets 1000000 (target ≤ 500 ms), ${cli10m.startupMs.toFixed(0)} ms with --pets 10000000`,
+    `  CLI start to first answer: ${cli50.startupMs.toFixed(0)} ms with 50 pets, ${cli1m.startupMs.toFixed(0)} ms with --pets 1000000 (target ≤ 500 ms)`,
   )
   console.log(
-    `  CLI idle RSS: ${cli50.idleRssMiB.toFixed(0)} MiB with 50 pets, ${cli1m.idleRssMiB.toFixed(0)} MiB with --pets 1000000 (target ≤ 150 MiB), ${cli10m.idleRssMiB.toFixed(0)} MiB with --pets 10000000`,
+    `  CLI idle RSS: ${cli50.idleRssMiB.toFixed(0)} MiB with 50 pets, ${cli1m.idleRssMiB.toFixed(0)} MiB with --pets 1000000 (target ≤ 150 MiB)`,
   )
 }
 

@@ -2,7 +2,7 @@ import { petCategories, statusWeights } from './catalogue.ts'
 import { createCompactPets, type CompactPets } from './compact-pets.ts'
 import { parseGeneratedPet } from './fixture-pets.ts'
 import { petNames } from './pet-names.ts'
-import { createPetFaker, type PetFaker } from './pet-faker.ts'
+import { createPetFaker, createPetRandom, type PetFaker } from './pet-faker.ts'
 import { petStatuses, type NewPet, type Pet, type PetStatus } from '../api/pet-types.ts'
 
 /** The seed used when none is given, so every run is reproducible. */
@@ -73,7 +73,7 @@ export function generatePets(options: GeneratePetsOptions = {}): Pet[] {
  */
 export function generateCompactPets(seed: number | undefined, count: number | undefined): CompactPets {
   const total = checkedCount(count)
-  const { next } = createPetFaker(seed ?? defaultSeed)
+  const next = createPetRandom(seed ?? defaultSeed)
   const nameIndexes = new Uint16Array(total)
   const categoryIds = new Uint8Array(total)
   const statusIndexes = new Uint8Array(total)

@@ -8,7 +8,7 @@ import { isCompactPets, type CompactPets } from '../catalogue/compact-pets.ts'
 import { generateCompactPets, generatePets, type GeneratePet } from '../catalogue/seed-pets.ts'
 import type { FaultRuleInput } from '../faults/fault-rules.ts'
 import type { Instant } from '../time/clock.ts'
-import { ScenarioSchema } from './scenario-schema.ts'
+import { scenarioSchema } from './scenario-schema.ts'
 
 /** How much of a window a scenario marks as used: a number of requests, or `"all"` (the plan's limit). */
 export type ScenarioUsage = number | 'all'
@@ -83,7 +83,7 @@ export function scenarioTable(own: Readonly<Record<string, ScenarioDefinition>> 
     if (!scenarioNamePattern.test(name)) {
       throw new RangeError(`Scenario name ${JSON.stringify(name)}: use letters, digits, ".", "_" and "-" (at most 64)`)
     }
-    const parsed = ScenarioSchema.safeParse(definition, english)
+    const parsed = scenarioSchema().safeParse(definition, english)
     if (!parsed.success) throw new RangeError(`Scenario ${name}: ${describeIssues(parsed.error).replace(/^body: /, '')}`)
     table.set(name, definition)
   }
