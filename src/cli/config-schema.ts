@@ -1,6 +1,6 @@
 import type { Command, Option } from 'commander'
 import * as z from 'zod/mini'
-import { ScenarioSchema } from '../core/simulator/scenario-schema.ts'
+import { scenarioSchema } from '../core/simulator/scenario-schema.ts'
 import { configurableOptions } from './config-file.ts'
 
 /** Where the package ships the JSON Schema of the config file (`"$schema"` in the file points editors to it). */
@@ -21,7 +21,7 @@ export function configJsonSchema(program: Command): Record<string, unknown> {
     type: 'object',
     description: 'Your own scenarios, by name (letters, digits, ".", "_", "-"); one named like a built-in replaces it',
     propertyNames: { pattern: '^[a-zA-Z0-9][a-zA-Z0-9._-]{0,63}$' },
-    additionalProperties: withoutDialect(z.toJSONSchema(ScenarioSchema, { unrepresentable: 'any' })),
+    additionalProperties: withoutDialect(z.toJSONSchema(scenarioSchema(), { unrepresentable: 'any' })),
   }
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',

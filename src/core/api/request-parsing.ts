@@ -1,7 +1,7 @@
 import { ApiError } from '../pipeline/api-error.ts'
 import type { PetQuery } from '../catalogue/pet-store.ts'
 import { petStatuses, type NewPet } from './pet-types.ts'
-import { describeIssues, english, NewPetSchema, PetStatusSchema } from './schemas.ts'
+import { describeIssues, english, petSchemas } from './schemas.ts'
 
 export const defaultLimit = 20
 export const minLimit = 1
@@ -36,7 +36,7 @@ export function parseListPetsQuery(params: URLSearchParams): PetQuery {
 
   const statusText = statuses[0]
   if (statusText === undefined) return { limit }
-  const status = PetStatusSchema.safeParse(statusText, english)
+  const status = petSchemas().PetStatusSchema.safeParse(statusText, english)
   if (!status.success) {
     throw invalidQuery(`status must be one of ${petStatuses.join(', ')} (got ${JSON.stringify(statusText)})`)
   }
@@ -79,7 +79,7 @@ export function parseNewPet(body: Uint8Array, contentType: string | undefined, c
     const kind = data === null ? 'null' : Array.isArray(data) ? 'an array' : typeof data
     throw new ApiError('invalid_body', `The request body must be a JSON object (got ${kind})`)
   }
-  const result = NewPetSchema.safeParse(data, english)
+  const result = petSchemas().NewPetSchema.safeParse(data, english)
   if (!result.success) {
     throw new ApiError('invalid_body', `Invalid pet: ${describeIssues(result.error)}`)
   }

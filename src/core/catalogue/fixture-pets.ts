@@ -1,12 +1,14 @@
 import * as z from 'zod/mini'
 import type { Pet, PetStatus } from '../api/pet-types.ts'
-import { describeIssues, english, NewPetSchema } from '../api/schemas.ts'
+import { describeIssues, english, lazily, petSchemas } from '../api/schemas.ts'
 
 /** A pet given as data: like a created pet, with an optional `id` and no unknown fields. */
-const FixturePetSchema = z.strictObject({
-  ...NewPetSchema.shape,
-  id: z.optional(z.int({ error: 'must be a positive integer' }).check(z.minimum(1, 'must be a positive integer'))),
-})
+const fixturePetSchema = lazily(() =>
+  z.strictObject({
+    ...petSchemas().NewPetSchema.shape,
+    id: z.optional(z.int({ error: 'must be a positive integer' }).check(z.minimum(1, 'must be a positive integer'))),
+  }),
+)
 
 /**
  * Validates pets given as data and gives them ids: an entry without an `id`
@@ -24,7 +26,7 @@ export function parseFixturePets(data: unknown, defaultStatus: PetStatus = 'avai
   const ids = new Set<number>()
   let highest = 0
   data.forEach((entry: unknown, index) => {
-    const result = FixturePetSchema.safeParse(entry, english)
+    const result = fixturePetSchema().safeParse(entry, english)
     if (!result.success) {
       throw new TypeError(`Pet fixture #${index} (${JSON.stringify(entry)}) is invalid: ${describeIssues(result.error)}`)
     }
@@ -47,7 +49,7 @@ export function parseFixturePets(data: unknown, defaultStatus: PetStatus = 'avai
  * parseGeneratedPet({ name: 'Rex', categoryId: 1 }, 3, 'available') // { id: 3, name: 'Rex', categoryId: 1, status: 'available' }
  */
 export function parseGeneratedPet(data: unknown, id: number, defaultStatus: PetStatus): Pet {
-  const result = FixturePetSchema.safeParse(data, english)
+  const result = fixturePetSchema().safeParse(data, english)
   if (!result.success) {
     throw new TypeError(`generatePet returned an invalid pet for id ${id} (${describeValue(data)}): ${describeIssues(result.error)}`)
   }

@@ -1,5 +1,6 @@
 import { petStatuses, type NewPet, type Pet, type PetStatus } from '../api/pet-types.ts'
-import { describeIssues, english, NewPetSchema } from '../api/schemas.ts'
+import { describeIssues, english, petSchemas } from '../api/schemas.ts'
+import { isCompactPets, type CompactPets } from './compact-pets.ts'
 
 /** What listPets asks the store for. */
 export interface PetQuery {
@@ -42,12 +43,13 @@ export interface PetStore {
    * caller validates: ids unique and below `nextId`.
    */
   load(pets: readonly Pet[], nextId: number): void
-  /** New initial pets (a scenario's catalogue), and a reset to them. */
-  replaceInitial(pets: readonly Pet[]): void
+  /** New initial pets (a scenario's catalogue, possibly a compact one), and a reset to them. */
+  replaceInitial(pets: readonly Pet[] | CompactPets): void
 }
 
 export interface PetStoreOptions {
-  readonly initialPets: readonly Pet[]
+  /** The pets the store starts with: objects, or a generated catalogue's columns (`generateCompactPets`). */
+  readonly initialPets: readonly Pet[] | CompactPets
   /** Status of a pet created without one. Default `available`. */
   readonly defaultStatus?: PetStatus
   /** The most pets `create` may add until a reset (they are never removed otherwise). Default: no bound. */
@@ -55,38 +57,28 @@ export interface PetStoreOptions {
 }
 
 /**
- * The pets are kept twice, both in id order: in one list, and in one list per
- * status, so that a page of one status is a slice, however rare the status.
- * As pets are only ever added (with ids above every earlier one) and reset
- * drops exactly the added ones, every list is the base pets (the initial
- * ones, or a restored snapshot's) followed by the created ones, and reset
- * truncates each list back to its initial length (after a restore it refills
- * them from the initial pets once, O(pets)).
- * Lookup by id is an array index where ids are dense (generated catalogues,
- * and every created pet: `pets` past the initial ones), a map only for sparse
- * fixture ids.
+ * What the store holds is a base (the initial pets, or a restored
+ * snapshot's) followed by the pets created since, whose ids run on from the
+ * base's with no gaps. The base never changes; created pets are kept in one
+ * list and in one list per status, so a page is the base's page topped up
+ * from them (O(limit)), and reset empties them (O(pets created since)) and
+ * goes back to the initial base (O(1), even after a restore).
  */
 export function createPetStore(options: PetStoreOptions): PetStore {
   const defaultStatus = options.defaultStatus ?? 'available'
   const maxCreated = options.maxCreated ?? Number.POSITIVE_INFINITY
-  let initial = contentsOf(sortedFrozen(options.initialPets), undefined)
-  // What the store holds: a base list (the initial pets, or a restored snapshot's) and the pets created since.
+  let initial = baseOf(options.initialPets, undefined)
   let base = initial
-  const pets: Pet[] = []
-  const byStatus = new Map<PetStatus, Pet[]>(petStatuses.map((status) => [status, []]))
-  const fill = (contents: Contents) => {
+  const created: Pet[] = []
+  const createdByStatus = new Map<PetStatus, Pet[]>(petStatuses.map((status) => [status, []]))
+  const useBase = (contents: Base) => {
     base = contents
-    pets.length = 0
-    for (const list of byStatus.values()) list.length = 0
-    // A loop, not push(...pets): a million arguments overflow the stack.
-    for (const pet of contents.pets) {
-      pets.push(pet)
-      byStatus.get(pet.status)!.push(pet)
-    }
+    created.length = 0
+    for (const list of createdByStatus.values()) list.length = 0
   }
-  fill(initial)
+  const nextId = () => base.firstCreatedId + created.length
   const make = (newPet: NewPet): Pet => ({
-    id: base.firstCreatedId + (pets.length - base.pets.length),
+    id: nextId(),
     name: newPet.name,
     categoryId: newPet.categoryId,
     status: newPet.status ?? defaultStatus,
@@ -94,61 +86,87 @@ export function createPetStore(options: PetStoreOptions): PetStore {
 
   return {
     list({ limit, status }) {
-      return (status === undefined ? pets : byStatus.get(status)!).slice(0, limit)
+      const page = base.page(limit, status)
+      const more = status === undefined ? created : createdByStatus.get(status)!
+      for (let index = 0; index < more.length && page.length < limit; index++) page.push(more[index]!)
+      return page
     },
     get(id) {
-      // Created pets follow the base ones in `pets`, in id order with no gaps.
-      return id >= base.firstCreatedId ? pets[base.pets.length + (id - base.firstCreatedId)] : base.byId(id)
+      return id >= base.firstCreatedId ? created[id - base.firstCreatedId] : base.get(id)
     },
     create(newPet) {
       // Checked before anything is stored: `simulator.store.create` is public, and a status outside the lists threw
       // only after the pet was in `pets`, which listPets then served (`status: "lost"`, `name: 42`).
-      const checked = NewPetSchema.safeParse(newPet, english)
+      const checked = petSchemas().NewPetSchema.safeParse(newPet, english)
       if (!checked.success) throw new TypeError(`Invalid pet: ${describeIssues(checked.error)}`)
-      if (pets.length - base.pets.length >= maxCreated) throw new RangeError(`The store holds ${maxCreated} created pets, its most`)
+      if (created.length >= maxCreated) throw new RangeError(`The store holds ${maxCreated} created pets, its most`)
       const pet: Pet = Object.freeze(make(checked.data))
-      pets.push(pet)
-      byStatus.get(pet.status)!.push(pet)
+      created.push(pet)
+      createdByStatus.get(pet.status)!.push(pet)
       return pet
     },
-    all: () => Object.freeze(pets.slice()),
+    all() {
+      const pets = base.all()
+      // A loop, not push(...created): many arguments overflow the stack.
+      for (const pet of created) pets.push(pet)
+      return Object.freeze(pets)
+    },
     preview: make,
     reset() {
-      if (base !== initial) return fill(initial)
-      pets.length = initial.pets.length
-      for (const [status, list] of byStatus) list.length = initial.statusCounts.get(status)!
+      useBase(initial)
     },
     get size() {
-      return pets.length
+      return base.size + created.length
     },
     get full() {
-      return pets.length - base.pets.length >= maxCreated
+      return created.length >= maxCreated
     },
     get nextId() {
-      return base.firstCreatedId + (pets.length - base.pets.length)
+      return nextId()
     },
-    load(loaded, nextId) {
-      fill(contentsOf(sortedFrozen(loaded), nextId))
+    load(loaded, loadedNextId) {
+      useBase(baseOf(loaded, loadedNextId))
     },
     replaceInitial(replacement) {
-      initial = contentsOf(sortedFrozen(replacement), undefined)
-      fill(initial)
+      initial = baseOf(replacement, undefined)
+      useBase(initial)
     },
   }
 }
 
-/** A base list of pets with what lookups and resets need of it. */
-interface Contents {
-  readonly pets: readonly Pet[]
+/** A base list of pets: what lookups and pages need of it. */
+interface Base {
+  readonly size: number
   readonly firstCreatedId: number
-  readonly byId: (id: number) => Pet | undefined
-  readonly statusCounts: ReadonlyMap<PetStatus, number>
+  get(id: number): Pet | undefined
+  /** The first `limit` pets, ascending by id, optionally of one status: a new array. */
+  page(limit: number, status: PetStatus | undefined): Pet[]
+  /** Every pet, ascending by id: a new array. */
+  all(): Pet[]
 }
 
-function contentsOf(pets: readonly Pet[], nextId: number | undefined): Contents {
-  const statusCounts = new Map<PetStatus, number>(petStatuses.map((status) => [status, 0]))
-  for (const pet of pets) statusCounts.set(pet.status, statusCounts.get(pet.status)! + 1)
-  return { pets, firstCreatedId: nextId ?? (pets.at(-1)?.id ?? 0) + 1, byId: indexById(pets), statusCounts }
+function baseOf(pets: readonly Pet[] | CompactPets, nextId: number | undefined): Base {
+  if (isCompactPets(pets)) {
+    return {
+      size: pets.count,
+      firstCreatedId: nextId ?? pets.count + 1,
+      get: (id) => pets.get(id),
+      page: (limit, status) => pets.page(limit, status),
+      all: () => pets.toArray(),
+    }
+  }
+  // Objects are kept twice, in id order: in one list, and in one list per status, so that a page of one status is a
+  // slice however rare the status.
+  const sorted = sortedFrozen(pets)
+  const byStatus = new Map<PetStatus, Pet[]>(petStatuses.map((status) => [status, []]))
+  for (const pet of sorted) byStatus.get(pet.status)!.push(pet)
+  return {
+    size: sorted.length,
+    firstCreatedId: nextId ?? (sorted.at(-1)?.id ?? 0) + 1,
+    get: indexById(sorted),
+    page: (limit, status) => (status === undefined ? sorted : byStatus.get(status)!).slice(0, limit),
+    all: () => sorted.slice(),
+  }
 }
 
 /** The pets in id order, each frozen (copied first unless it already is). Sorting is skipped when they are in order. */

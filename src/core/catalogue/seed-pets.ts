@@ -1,8 +1,9 @@
 import { petCategories, statusWeights } from './catalogue.ts'
+import { createCompactPets, type CompactPets } from './compact-pets.ts'
 import { parseGeneratedPet } from './fixture-pets.ts'
 import { petNames } from './pet-names.ts'
-import { createPetFaker, type PetFaker } from './pet-faker.ts'
-import type { NewPet, Pet, PetStatus } from '../api/pet-types.ts'
+import { createPetFaker, createPetRandom, type PetFaker } from './pet-faker.ts'
+import { petStatuses, type NewPet, type Pet, type PetStatus } from '../api/pet-types.ts'
 
 /** The seed used when none is given, so every run is reproducible. */
 export const defaultSeed = 20301205
@@ -50,24 +51,53 @@ export interface GeneratePetsOptions {
  * generatePets({ count: 3, generatePet: ({ faker, pet }) => ({ ...pet, name: `Rex ${faker.string.numeric(3)}` }) })
  */
 export function generatePets(options: GeneratePetsOptions = {}): Pet[] {
-  const count = options.count ?? defaultPetCount
-  if (!Number.isSafeInteger(count) || count < 0) {
-    throw new RangeError(`The number of pets to seed must be a whole number of 0 or more (got ${count})`)
-  }
-  const { faker, next } = createPetFaker(options.seed ?? defaultSeed)
+  const count = checkedCount(options.count)
   const { generatePet, defaultStatus = 'available' } = options
+  if (generatePet === undefined) return generateCompactPets(options.seed, count).toArray()
+  const { faker, next } = createPetFaker(options.seed ?? defaultSeed)
   const pets: Pet[] = new Array(count)
   for (let index = 0; index < count; index++) {
     const id = index + 1
-    const pet = drawPet(Math.floor(next() * drawSize), id)
+    const draw = Math.floor(next() * drawSize)
+    const pet = { id, name: petNames[nameIndex(draw)]!, categoryId: categoryId(draw), status: petStatuses[statusIndex(draw)]! }
     // Frozen here, as the store keeps them: the store would otherwise copy every pet to freeze it.
-    pets[index] = Object.freeze(generatePet === undefined ? pet : shapePet(generatePet, { faker, id, pet }, defaultStatus))
+    pets[index] = Object.freeze(shapePet(generatePet, { faker, id, pet }, defaultStatus))
   }
   return pets
 }
 
+/**
+ * The pets `generatePets` makes without `generatePet`, held as columns
+ * (`compact-pets.ts`): what the simulator keeps, so that a catalogue of
+ * millions is not millions of objects.
+ */
+export function generateCompactPets(seed: number | undefined, count: number | undefined): CompactPets {
+  const total = checkedCount(count)
+  const next = createPetRandom(seed ?? defaultSeed)
+  const nameIndexes = new Uint16Array(total)
+  const categoryIds = new Uint8Array(total)
+  const statusIndexes = new Uint8Array(total)
+  for (let index = 0; index < total; index++) {
+    const draw = Math.floor(next() * drawSize)
+    nameIndexes[index] = nameIndex(draw)
+    categoryIds[index] = categoryId(draw)
+    statusIndexes[index] = statusIndex(draw)
+  }
+  return createCompactPets({ names: petNames, nameIndexes, categoryIds, statusIndexes })
+}
+
+function checkedCount(count: number | undefined): number {
+  const checked = count ?? defaultPetCount
+  if (!Number.isSafeInteger(checked) || checked < 0) {
+    throw new RangeError(`The number of pets to seed must be a whole number of 0 or more (got ${checked})`)
+  }
+  return checked
+}
+
 /** The status mix as 100 slots: a draw of 0..99 picks a status as often as its weight (in percent) says. */
-const statusSlots: readonly PetStatus[] = statusWeights.flatMap((entry) => new Array<PetStatus>(entry.weight).fill(entry.value))
+const statusSlots: readonly number[] = statusWeights.flatMap((entry) =>
+  new Array<number>(entry.weight).fill(petStatuses.indexOf(entry.value)),
+)
 
 /**
  * One draw per pet, as `faker.number.int(drawSize - 1)` would make it, read
@@ -79,13 +109,9 @@ const statusSlots: readonly PetStatus[] = statusWeights.flatMap((entry) => new A
  */
 const drawSize = petNames.length * petCategories.length * statusSlots.length
 
-function drawPet(draw: number, id: number): Pet {
-  const name = petNames[draw % petNames.length]!
-  const rest = Math.floor(draw / petNames.length)
-  const category = petCategories[rest % petCategories.length]!
-  const status = statusSlots[Math.floor(rest / petCategories.length)]!
-  return { id, name, categoryId: category.id, status }
-}
+const nameIndex = (draw: number): number => draw % petNames.length
+const categoryId = (draw: number): number => petCategories[Math.floor(draw / petNames.length) % petCategories.length]!.id
+const statusIndex = (draw: number): number => statusSlots[Math.floor(Math.floor(draw / petNames.length) / petCategories.length)]!
 
 function shapePet(generatePet: GeneratePet, context: PetGeneratorContext, defaultStatus: PetStatus): Pet {
   let shaped: unknown

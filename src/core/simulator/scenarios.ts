@@ -4,10 +4,11 @@ import { keyCallerPrefix } from '../access/rate-limiter.ts'
 import type { Pet, PetStatus } from '../api/pet-types.ts'
 import { describeIssues, english } from '../api/schemas.ts'
 import { parseFixturePets } from '../catalogue/fixture-pets.ts'
-import { generatePets, type GeneratePet } from '../catalogue/seed-pets.ts'
+import { isCompactPets, type CompactPets } from '../catalogue/compact-pets.ts'
+import { generateCompactPets, generatePets, type GeneratePet } from '../catalogue/seed-pets.ts'
 import type { FaultRuleInput } from '../faults/fault-rules.ts'
 import type { Instant } from '../time/clock.ts'
-import { ScenarioSchema } from './scenario-schema.ts'
+import { scenarioSchema } from './scenario-schema.ts'
 
 /** How much of a window a scenario marks as used: a number of requests, or `"all"` (the plan's limit). */
 export type ScenarioUsage = number | 'all'
@@ -82,7 +83,7 @@ export function scenarioTable(own: Readonly<Record<string, ScenarioDefinition>> 
     if (!scenarioNamePattern.test(name)) {
       throw new RangeError(`Scenario name ${JSON.stringify(name)}: use letters, digits, ".", "_" and "-" (at most 64)`)
     }
-    const parsed = ScenarioSchema.safeParse(definition, english)
+    const parsed = scenarioSchema().safeParse(definition, english)
     if (!parsed.success) throw new RangeError(`Scenario ${name}: ${describeIssues(parsed.error).replace(/^body: /, '')}`)
     table.set(name, definition)
   }
@@ -99,21 +100,25 @@ export interface CatalogueDefaults {
   readonly generatePet?: GeneratePet | undefined
 }
 
-/** A scenario's catalogue: its own fixtures or generation, else the simulator's; then its `status`, if any, on every pet. */
-export function scenarioPets(definition: ScenarioDefinition, base: CatalogueDefaults): Pet[] {
+/**
+ * A scenario's catalogue: its own fixtures or generation, else the simulator's; then its `status`, if any, on every
+ * pet. Generated pets without `generatePet` come as columns (`compact-pets.ts`), not objects.
+ */
+export function scenarioPets(definition: ScenarioDefinition, base: CatalogueDefaults): Pet[] | CompactPets {
   const own = definition.fixtures !== undefined || definition.pets !== undefined || definition.seed !== undefined
   const fixtures = own ? definition.fixtures : base.fixtures
+  const seed = definition.seed ?? base.seed
+  const count = own ? (definition.pets ?? base.pets) : base.pets
   const pets =
     fixtures !== undefined
       ? parseFixturePets(fixtures, base.defaultStatus)
-      : generatePets({
-          seed: definition.seed ?? base.seed,
-          count: own ? (definition.pets ?? base.pets) : base.pets,
-          generatePet: base.generatePet,
-          defaultStatus: base.defaultStatus,
-        })
+      : base.generatePet === undefined
+        ? generateCompactPets(seed, count)
+        : generatePets({ seed, count, generatePet: base.generatePet, defaultStatus: base.defaultStatus })
   const { status } = definition
-  return status === undefined ? pets : pets.map((pet) => (pet.status === status ? pet : Object.freeze({ ...pet, status })))
+  if (status === undefined) return pets
+  if (isCompactPets(pets)) return pets.withStatus(status)
+  return pets.map((pet) => (pet.status === status ? pet : Object.freeze({ ...pet, status })))
 }
 
 const minuteMs = 60_000

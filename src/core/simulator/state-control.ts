@@ -1,4 +1,5 @@
 import { createKeyRing, type KeyRing, type KeySpec } from '../access/api-keys.ts'
+import type { CompactPets } from '../catalogue/compact-pets.ts'
 import type { RateLimiter } from '../access/rate-limiter.ts'
 import type { Pet } from '../api/pet-types.ts'
 import type { PetStore } from '../catalogue/pet-store.ts'
@@ -62,7 +63,7 @@ export interface StateControl {
 interface PreparedScenario {
   readonly name: string
   readonly definition: ScenarioDefinition
-  readonly pets: readonly Pet[]
+  readonly pets: readonly Pet[] | CompactPets
   readonly keyRing: KeyRing
   readonly demoKeys: boolean
   readonly faults: readonly FaultRuleInput[]

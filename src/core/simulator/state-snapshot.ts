@@ -3,7 +3,7 @@ import type { ApiKey } from '../access/api-keys.ts'
 import { fingerprint } from '../access/fingerprint.ts'
 import { keyCallerPrefix, type BucketRecord } from '../access/rate-limiter.ts'
 import { petStatuses, type Pet } from '../api/pet-types.ts'
-import { describeIssues, english, PetSchema } from '../api/schemas.ts'
+import { describeIssues, english, lazily, petSchemas } from '../api/schemas.ts'
 import type { FaultRule } from '../faults/fault-rules.ts'
 import type { ClockSetting } from '../time/clock.ts'
 
@@ -35,36 +35,40 @@ export interface StateSnapshot {
   readonly faults: { readonly nextId: number; readonly rules: readonly FaultRule[] }
 }
 
-const count = z.int().check(z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER))
+// Built on first use, as the API's schemas are (core/api/schemas.ts: import cost).
+const snapshotSchemas = lazily(() => {
+  const count = z.int().check(z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER))
 
-const BucketSchema = z.strictObject({
-  caller: z.string().check(z.regex(/^(key#[0-9a-f]+|anonymous:.+)$/, 'must be key#<fingerprint> or anonymous:<address>')),
-  minute: count,
-  minuteCount: count,
-  day: count,
-  dayCount: count,
-  refusedInARow: count,
-  bannedUntil: z.optional(count),
-})
+  const BucketSchema = z.strictObject({
+    caller: z.string().check(z.regex(/^(key#[0-9a-f]+|anonymous:.+)$/, 'must be key#<fingerprint> or anonymous:<address>')),
+    minute: count,
+    minuteCount: count,
+    day: count,
+    dayCount: count,
+    refusedInARow: count,
+    bannedUntil: z.optional(count),
+  })
 
-// Every pet of a catalogue has its status (a created pet was given the default one).
-const SnapshotPetSchema = z.required(PetSchema, { status: true })
+  // Every pet of a catalogue has its status (a created pet was given the default one).
+  const SnapshotPetSchema = z.required(petSchemas().PetSchema, { status: true })
 
-// Rules are checked in full by the fault rules themselves (FaultRules.load); here only their shape.
-const FaultRuleShape = z.looseObject({ id: z.string() })
+  // Rules are checked in full by the fault rules themselves (FaultRules.load); here only their shape.
+  const FaultRuleShape = z.looseObject({ id: z.string() })
 
-// The pets are checked one by one below, by hand where they are plain (zod's array of a million costs a second).
-const SnapshotSchema = z.strictObject({
-  format: z.literal(snapshotFormat, { error: `must be ${snapshotFormat} (this version reads format ${snapshotFormat} only)` }),
-  takenAt: z.optional(z.string()),
-  scenario: z.string().check(z.minLength(1)),
-  catalogue: z.strictObject({
-    nextId: z.int().check(z.minimum(1), z.maximum(Number.MAX_SAFE_INTEGER)),
-    pets: z.custom<unknown[]>(Array.isArray, 'must be an array'),
-  }),
-  clock: z.strictObject({ offsetMs: z.int(), frozenAt: z.nullable(count) }),
-  rateLimits: z.array(BucketSchema),
-  faults: z.strictObject({ nextId: z.int().check(z.minimum(1), z.maximum(Number.MAX_SAFE_INTEGER)), rules: z.array(FaultRuleShape) }),
+  // The pets are checked one by one below, by hand where they are plain (zod's array of a million costs a second).
+  const SnapshotSchema = z.strictObject({
+    format: z.literal(snapshotFormat, { error: `must be ${snapshotFormat} (this version reads format ${snapshotFormat} only)` }),
+    takenAt: z.optional(z.string()),
+    scenario: z.string().check(z.minLength(1)),
+    catalogue: z.strictObject({
+      nextId: z.int().check(z.minimum(1), z.maximum(Number.MAX_SAFE_INTEGER)),
+      pets: z.custom<unknown[]>(Array.isArray, 'must be an array'),
+    }),
+    clock: z.strictObject({ offsetMs: z.int(), frozenAt: z.nullable(count) }),
+    rateLimits: z.array(BucketSchema),
+    faults: z.strictObject({ nextId: z.int().check(z.minimum(1), z.maximum(Number.MAX_SAFE_INTEGER)), rules: z.array(FaultRuleShape) }),
+  })
+  return { SnapshotSchema, SnapshotPetSchema }
 })
 
 /**
@@ -74,7 +78,7 @@ const SnapshotSchema = z.strictObject({
  */
 export function parseSnapshot(data: unknown): StateSnapshot {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new RangeError('A snapshot must be a JSON object')
-  const parsed = SnapshotSchema.safeParse(data, english)
+  const parsed = snapshotSchemas().SnapshotSchema.safeParse(data, english)
   if (!parsed.success) throw new RangeError(`Invalid snapshot: ${describeIssues(parsed.error).replace(/^body: /, '')}`)
   const { catalogue } = parsed.data
   const pets: Pet[] = new Array(catalogue.pets.length)
@@ -85,7 +89,7 @@ export function parseSnapshot(data: unknown): StateSnapshot {
       pets[index] = Object.freeze({ id: entry.id, name: entry.name, categoryId: entry.categoryId, status: entry.status })
       return
     }
-    const pet = SnapshotPetSchema.safeParse(entry, english)
+    const pet = snapshotSchemas().SnapshotPetSchema.safeParse(entry, english)
     if (!pet.success) throw new RangeError(`Invalid snapshot: catalogue.pets.${index}: ${describeIssues(pet.error).replace(/^body: /, '')}`)
     const { id } = pet.data
     if (ids.has(id)) throw new RangeError(`Invalid snapshot: catalogue.pets.${index} repeats the id ${id}`)
