@@ -32,7 +32,7 @@ export function createSimulatorFetch(core: SimulatorCore): SimulatorFetch {
   const base = `${core.baseOrigin ?? 'http://localhost'}${core.basePath}/`
   return async (input, init) => {
     // The API, CORS and errors as the server answers them; no control plane (the simulator object is the control).
-    app ??= createAppWith({ simulator: core }, undefined)
+    app ??= createAppWith({ simulator: core }, {})
     const request = input instanceof Request && init === undefined ? input : new Request(resolve(input, base), init)
     const response = await app.fetch(request, inProcess)
     if (response.type === 'error')

@@ -50,25 +50,30 @@ export interface App {
 }
 
 export function createApp(options: AppOptions = {}): App {
-  return createAppWith(options, createControlPlane)
+  return createAppWith(options, { createControlPlane, createOpenApiRoute })
 }
 
 /**
- * The app with the control plane it is given, or none: `simulator.fetch` answers the API without one, so a page that
+ * The app with the control plane and OpenAPI route it is given, or none: `simulator.fetch` answers the API without them, so a page that
  * bundles the simulator does not carry the control plane and the dashboard unless it calls {@link createApp} (its
  * bundler drops them: they are reached only from there).
  */
 export function createAppWith(
   options: AppOptions,
-  createControl: ((simulator: SimulatorCore, options: ControlOptions) => ControlPlane) | undefined,
+  parts: {
+    readonly createControlPlane?: (simulator: SimulatorCore, options: ControlOptions) => ControlPlane
+    readonly createOpenApiRoute?: typeof createOpenApiRoute
+  },
 ): App {
+  const { createControlPlane: createControl, createOpenApiRoute: createDocumentRoute } = parts
   const simulator = options.simulator ?? createSimulatorCore(options)
   const { basePath, pipeline } = simulator
   const control =
     options.control === false || createControl === undefined
       ? undefined
       : createControl(simulator, options.control === true || options.control === undefined ? {} : options.control)
-  const openApi = options.openApiDocument === undefined ? undefined : createOpenApiRoute(options.openApiDocument)
+  const openApi =
+    options.openApiDocument === undefined || createDocumentRoute === undefined ? undefined : createDocumentRoute(options.openApiDocument)
   const allowedMethods = [...new Set([...pipeline.table.methods, ...(control?.methods ?? []), 'OPTIONS'])].join(', ')
   const underApi = (path: string) => basePath === '' || path === basePath || path.startsWith(`${basePath}/`)
   const underControl = (path: string) => control !== undefined && (path === controlPath || path.startsWith(`${controlPath}/`))
