@@ -1,9 +1,11 @@
-import * as z from 'zod/mini'
 import type { ApiKey } from '../access/api-keys.ts'
 import { fingerprint } from '../access/fingerprint.ts'
 import type { CompiledRoute, RouteTable } from '../pipeline/route-table.ts'
 import { describeIssues, english } from '../api/schemas.ts'
 import { transportFaults, type TransportFault } from './fault-kinds.ts'
+import { faultRuleSchema, type FaultRuleInput } from './fault-rule-schema.ts'
+
+export type { FaultRuleInput }
 
 /** What a fault can do to the connection instead of (or to) an answer: derived from the table in `fault-kinds.ts`. */
 export { transportFaults, type TransportFault }
@@ -28,71 +30,6 @@ export class FaultRuleLimitError extends RangeError {
 
 /** How long a `hang` lasts by default before the connection is dropped: long enough for any client timeout under test. */
 export const defaultHangMs = 30_000
-
-const DelaySchema = z.union([
-  z.int().check(z.minimum(0), z.maximum(600_000)),
-  z
-    .strictObject({ min: z.int().check(z.minimum(0), z.maximum(600_000)), max: z.int().check(z.minimum(0), z.maximum(600_000)) })
-    .check(z.refine((range) => range.min <= range.max, 'min must not be above max')),
-])
-
-/**
- * One fault rule, as given in-process, over HTTP (`POST /__sim/faults`) and
- * in `--faults` files (`--fault` has a short text form, {@link parseFaultText}).
- * It matches API requests by operation, or by method and path, and
- * optionally by key; it fires every time, the next `times` times, or with a
- * `probability`; and it answers a `status`, or does a transport `fault`, after
- * an optional `delay`.
- */
-const FaultRuleSchema = z
-  .strictObject({
-    /** `listPets`, `createPet`, `getPet`, `listOrders`. */
-    operation: z.optional(z.string()),
-    /** `GET`, `POST`… (with or without `path`). */
-    method: z.optional(z.string()),
-    /** A path under the base path, as in the OpenAPI document (`/pets/{petId}`) or a concrete one (`/pets/5`). */
-    path: z.optional(z.string().check(z.startsWith('/'))),
-    /** An API key (or its fingerprint, `key#…`): the rule fires for that key's requests only. */
-    key: z.optional(z.string().check(z.minLength(1))),
-    /** A documented status of the operation (as `Prefer: code=` forces it), or 500, 502, 503, 504. */
-    status: z.optional(z.int().check(z.minimum(100), z.maximum(599))),
-    fault: z.optional(z.enum(transportFaults)),
-    /** Milliseconds, or `{ min, max }` drawn from the seeded generator. */
-    delay: z.optional(DelaySchema),
-    /** Fire for the next N matching requests only, then the rule is spent (and removed). */
-    times: z.optional(z.int().check(z.minimum(1))),
-    /** Fire for this share of matching requests (0 < p <= 1), drawn from the seeded generator. */
-    probability: z.optional(z.number().check(z.gt(0), z.lte(1))),
-    /** With `fault: "hang"`: how long before the connection is dropped. Default 30 s. */
-    hangMs: z.optional(z.int().check(z.minimum(1), z.maximum(600_000))),
-  })
-  .check(
-    z.refine(
-      (rule) => rule.status !== undefined || rule.fault !== undefined || rule.delay !== undefined,
-      'a rule needs a status, a fault or a delay',
-    ),
-    z.refine((rule) => !(rule.status !== undefined && rule.fault !== undefined), 'a rule answers a status or does a fault, not both'),
-    z.refine((rule) => rule.hangMs === undefined || rule.fault === 'hang', 'hangMs goes with fault "hang"'),
-  )
-
-/** A fault rule as given (see {@link FaultRuleSchema} for what each field means). */
-export interface FaultRuleInput {
-  operation?: string | undefined
-  method?: string | undefined
-  path?: string | undefined
-  key?: string | undefined
-  status?: number | undefined
-  fault?: TransportFault | undefined
-  delay?: number | { min: number; max: number } | undefined
-  times?: number | undefined
-  probability?: number | undefined
-  hangMs?: number | undefined
-}
-
-// Fails to compile if the schema and the declared type disagree (the type keeps the package's declarations free of zod).
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
-const schemaMatchesType: Same<z.input<typeof FaultRuleSchema>, FaultRuleInput> = true
-void schemaMatchesType
 
 /** A rule in force, as listed: with its id, the key as a fingerprint, and what is left of `times`. */
 export interface FaultRule {
@@ -173,7 +110,7 @@ export function createFaultRules(table: RouteTable, random: () => number, basePa
 
   /** A rule checked and compiled, not yet added. */
   function compile(input: FaultRuleInput): Omit<StoredRule, 'id'> {
-    const parsed = FaultRuleSchema.safeParse(input, english)
+    const parsed = faultRuleSchema().safeParse(input, english)
     // The rule's own checks (a status, a fault or a delay…) concern no one field: no "body:" label for them.
     if (!parsed.success) throw new RangeError(`Invalid fault rule: ${describeIssues(parsed.error).replace(/^body: /, '')}`)
     const rule = parsed.data
