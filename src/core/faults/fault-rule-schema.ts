@@ -2,7 +2,8 @@
 // type it is checked equal to.
 import * as z from 'zod/mini'
 import { lazily } from '../api/schemas.ts'
-import { transportFaults, type TransportFault } from './fault-kinds.ts'
+import { transportFaults } from './fault-kinds.ts'
+import type { FaultRuleInput } from './fault-rule-input.ts'
 
 const DelaySchema = z.union([
   z.int().check(z.minimum(0), z.maximum(600_000)),
@@ -51,20 +52,6 @@ export const faultRuleSchema = lazily(() =>
       z.refine((rule) => rule.hangMs === undefined || rule.fault === 'hang', 'hangMs goes with fault "hang"'),
     ),
 )
-
-/** A fault rule as given (see {@link faultRuleSchema} for what each field means). */
-export interface FaultRuleInput {
-  operation?: string | undefined
-  method?: string | undefined
-  path?: string | undefined
-  key?: string | undefined
-  status?: number | undefined
-  fault?: TransportFault | undefined
-  delay?: number | { min: number; max: number } | undefined
-  times?: number | undefined
-  probability?: number | undefined
-  hangMs?: number | undefined
-}
 
 // Fails to compile if the schema and the declared type disagree (the type keeps the package's declarations free of zod).
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false

@@ -3,7 +3,8 @@ import { fingerprint } from '../access/fingerprint.ts'
 import type { CompiledRoute, RouteTable } from '../pipeline/route-table.ts'
 import { describeIssues, english } from '../api/schemas.ts'
 import { transportFaults, type TransportFault } from './fault-kinds.ts'
-import { faultRuleSchema, type FaultRuleInput } from './fault-rule-schema.ts'
+import type { FaultRuleInput } from './fault-rule-input.ts'
+import { faultRuleSchema } from './fault-rule-schema.ts'
 
 export type { FaultRuleInput }
 
