@@ -69,6 +69,25 @@ describe('malformed HTTP gets the Error body with the right status', () => {
     await connection.closed()
   })
 
+  it('answers CONNECT to an API path with a 405 Error body and Allow, and closes', async () => {
+    const server = await start()
+    const connection = await open(server)
+    connection.send('CONNECT /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer demo-pro-key\r\n\r\n')
+    const response = await connection.next(2000)
+    expectErrorBody(response, 405, 'method_not_allowed')
+    expect(response.headers.allow).toBe('GET, HEAD, POST')
+    expect(response.headers.connection).toBe('close')
+    await connection.closed()
+  })
+
+  it('answers CONNECT to an authority (a proxy request) with a 400 Error body', async () => {
+    const server = await start()
+    const connection = await open(server)
+    connection.send('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n')
+    expectErrorBody(await connection.next(2000), 400, 'bad_request')
+    await connection.closed()
+  })
+
   it('answers headers over the limit with a 431 Error body', async () => {
     const server = await start()
     const connection = await open(server)

@@ -52,6 +52,8 @@ export interface ServingListener {
   readonly app: App
   readonly ready: Promise<void>
   readonly send: Send
+  /** Logs an answer written some other way than `send` (a `CONNECT`'s, as raw bytes). */
+  readonly record: (incoming: IncomingMessage, response: PlainResponse, started: number) => void
   /** The start of a request, for its log record's duration: not read (0) when nothing is logged. */
   readonly startTimer: () => number
 }
@@ -95,7 +97,10 @@ export function createServingListener(options: ListenerOptions = {}): ServingLis
             (error: unknown) => send(incoming, outgoing, errorResponse(error), started),
           )
         }
-  return { listener, app, ready: lane === undefined ? Promise.resolve() : lane.then(() => undefined), send, startTimer }
+  const record = (incoming: IncomingMessage, response: PlainResponse, started: number) => {
+    if (log !== undefined) logAnswer(log, incoming, response, started)
+  }
+  return { listener, app, ready: lane === undefined ? Promise.resolve() : lane.then(() => undefined), send, record, startTimer }
 }
 
 /** Answers a request through the msw lane; resolves with the status sent, rejects with what was not sent. */

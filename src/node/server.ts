@@ -6,6 +6,7 @@ import { ApiError } from '../core/pipeline/api-error.ts'
 import { errorResponse } from '../core/pipeline/plain-http.ts'
 import { defaults } from '../core/simulator/defaults.ts'
 import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
+import { answerConnect } from './connect-request.ts'
 import { ConnectionGuard } from './connection-guard.ts'
 import { clientErrorAnswer, originInRawPacket, rawHttpResponse } from './raw-client-error.ts'
 import { openStateFile, type StateFileOptions } from './state-file.ts'
@@ -74,7 +75,7 @@ export function createServer(options: ServerOptions = {}): SimulatorServer {
   if (!Number.isSafeInteger(maxPipelinedRequests) || maxPipelinedRequests < 0)
     throw new RangeError(`maxPipelinedRequests must be a whole number, got ${maxPipelinedRequests}`)
 
-  const { listener, app, ready, send, startTimer } = createServingListener(options)
+  const { listener, app, ready, send, record, startTimer } = createServingListener(options)
   const guard = new ConnectionGuard({ maxPipelinedRequests })
   const answer = (incoming: IncomingMessage, outgoing: ServerResponse, error: ApiError) => {
     const started = startTimer()
@@ -85,14 +86,7 @@ export function createServer(options: ServerOptions = {}): SimulatorServer {
       started,
     )
   }
-  const refuseDraining = (incoming: IncomingMessage, outgoing: ServerResponse) =>
-    answer(
-      incoming,
-      outgoing,
-      new ApiError('shutting_down', 'The simulator is shutting down; retry on a new connection', {
-        'Retry-After': String(shutdownRetryAfterSeconds),
-      }),
-    )
+  const refuseDraining = (incoming: IncomingMessage, outgoing: ServerResponse) => answer(incoming, outgoing, shuttingDown())
   // Node answers these two itself, with an empty body: its Host check is turned off below and done here, and
   // 'checkExpectation' replaces its bare 417 (lib/_http_server.js, parserOnIncoming).
   const serve = (incoming: IncomingMessage, outgoing: ServerResponse) => {
@@ -137,6 +131,15 @@ export function createServer(options: ServerOptions = {}): SimulatorServer {
     socket.once('finish', () => socket.destroy())
     if (headersTimeout > 0) setTimeout(() => socket.destroy(), headersTimeout).unref()
   })
+
+  const connectContext = {
+    app,
+    record,
+    startTimer,
+    sendTimeoutMs: headersTimeout,
+    refusal: (incoming: IncomingMessage) => (lacksHost(incoming) ? missingHost() : guard.draining ? shuttingDown() : undefined),
+  }
+  server.on('connect', (incoming: IncomingMessage, socket: Socket) => answerConnect(connectContext, incoming, socket))
 
   let closing: Promise<void> | undefined
   return {
@@ -197,6 +200,12 @@ function checkingInterval(headersTimeout: number, requestTimeout: number): numbe
 /** RFC 9112 section 3.2: an HTTP/1.1 request without Host is a 400. HTTP/1.0 needs none. */
 function lacksHost(incoming: IncomingMessage): boolean {
   return incoming.httpVersionMajor === 1 && incoming.httpVersionMinor >= 1 && incoming.headers.host === undefined
+}
+
+function shuttingDown(): ApiError {
+  return new ApiError('shutting_down', 'The simulator is shutting down; retry on a new connection', {
+    'Retry-After': String(shutdownRetryAfterSeconds),
+  })
 }
 
 function missingHost(): ApiError {
