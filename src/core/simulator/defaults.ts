@@ -70,4 +70,10 @@ export const defaults = Object.freeze({
    * to write on the development machine, so writes stay a small share of it.
    */
   stateIntervalMs: 5000,
+  /**
+   * How long the CLI waits for a `--handlers` module to load (its top-level
+   * await included) before it exits 2 naming the module: 10 s, a hundred
+   * times what loading msw and a module of handlers takes.
+   */
+  handlersLoadTimeoutMs: 10_000,
 })
