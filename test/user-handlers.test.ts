@@ -1,3 +1,4 @@
+import { get as httpGet } from 'node:http'
 import { http, HttpResponse } from 'msw'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createNodeApp, startServer, type RunningServer } from '../src/node.ts'
@@ -130,5 +131,53 @@ describe("a handler's response body", () => {
     ])
     const response = await fetch(`${server.url}/long`, { signal: AbortSignal.timeout(3000) })
     expect((await response.arrayBuffer()).byteLength).toBe(total)
+  })
+})
+
+describe('the control plane and the body, with handlers in front', () => {
+  it("keeps the control plane's guard for a handler that answers under /__sim", async () => {
+    const server = await serve([http.all('*/__sim/*', () => HttpResponse.json({ mocked: true }))])
+    const headers = { 'Content-Type': 'application/json' }
+    const foreignOrigin = await fetch(`${server.url}/__sim/reset`, {
+      method: 'POST',
+      headers: { ...headers, Origin: 'https://evil.example' },
+      body: '{}',
+      signal: AbortSignal.timeout(3000),
+    })
+    expect(foreignOrigin.status).toBe(403)
+    expect(await foreignOrigin.json()).toMatchObject({ code: 'foreign_origin' })
+    // fetch cannot send another Host: node:http can (DNS rebinding: a foreign name resolving to 127.0.0.1).
+    const foreignHost = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = httpGet(`${server.url}/__sim/state`, { headers: { Host: 'rebound.example' }, timeout: 3000 }, (response) => {
+        let body = ''
+        response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk))
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }))
+      })
+      request.on('error', reject).on('timeout', () => request.destroy(new Error('timed out')))
+    })
+    expect(foreignHost.status).toBe(403)
+    expect(JSON.parse(foreignHost.body)).toMatchObject({ code: 'control_forbidden' })
+    // Admitted, the handler answers as before.
+    const own = await fetch(`${server.url}/__sim/state`, { signal: AbortSignal.timeout(3000) })
+    expect(await own.json()).toEqual({ mocked: true })
+  })
+
+  it('leaves the body to the simulator after a catch-all handler read it', async () => {
+    const seen: string[] = []
+    const server = await serve([
+      http.all('*', async ({ request }) => {
+        seen.push(await request.text())
+        return undefined
+      }),
+    ])
+    const created = await fetch(`${server.url}/v1/pets`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer demo-pro-key', 'Content-Type': 'application/json' },
+      body: '{"name":"Rex","categoryId":2}',
+      signal: AbortSignal.timeout(3000),
+    })
+    expect(created.status).toBe(201)
+    expect(await created.json()).toMatchObject({ name: 'Rex', categoryId: 2 })
+    expect(seen).toEqual(['{"name":"Rex","categoryId":2}'])
   })
 })
