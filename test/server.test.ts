@@ -110,6 +110,39 @@ describe('the body budget', () => {
   })
 })
 
+describe('the body budget is shared fairly', () => {
+  it('keeps room for small bodies while clients hold large bodies one byte short of their end', async () => {
+    const server = await start({}, { maxBufferedBodyBytes: 512 * 1024 })
+    const port = Number(new URL(server.url).port)
+    const length = 200_000
+    // Six hoarders would hold 1.2 MB: more than the whole budget.
+    const hoarders = await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        const socket = connect(port, '127.0.0.1')
+        await new Promise((resolve) => socket.once('connect', resolve))
+        socket.on('error', () => {})
+        socket.write(
+          `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer demo-pro-key\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`,
+        )
+        socket.write('x'.repeat(length - 1))
+        return socket
+      }),
+    )
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      const created = await checkedFetch(`${server.apiUrl}/pets`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: '{"name":"Small","categoryId":1}',
+        signal: AbortSignal.timeout(3000),
+      })
+      expect(created.status).toBe(201)
+    } finally {
+      for (const socket of hoarders) socket.destroy()
+    }
+  })
+})
+
 describe('malformed requests never crash the server', () => {
   it.each([
     ['garbage', 'HELLO\r\n\r\n'],

@@ -119,7 +119,7 @@ function collectBody(
         return
       }
       // The common case: room in the budget and no chunk of this body still waiting. No pause, no promise.
-      const release = waitingChunks === 0 ? budget.take(chunk.length) : undefined
+      const release = waitingChunks === 0 ? budget.take(chunk.length, Math.max(size, length ?? 0)) : undefined
       if (release !== undefined) {
         taken.push(release)
         chunks.push(chunk)
@@ -127,7 +127,7 @@ function collectBody(
       }
       waitingChunks++
       incoming.pause()
-      const reservation = budget.reserve(chunk.length)
+      const reservation = budget.reserve(chunk.length, Math.max(size, length ?? 0))
       inOrder = inOrder
         .then(() => {
           waiting = reservation
