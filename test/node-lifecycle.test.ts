@@ -243,6 +243,53 @@ describe('the drain on close (RunningServer.close)', () => {
     await connection.closed(500)
   })
 
+  it('answers requests pipelined behind one in flight with 503s, in order, the last closing', async () => {
+    const server = await startServer({ port: 0, log: 'silent', app: createNodeApp({ latency: 400 }) })
+    const connection = await open(server)
+    connection.send(rawGet('/v1/pets?limit=1', auth) + rawGet('/v1/pets?limit=2', auth) + rawGet('/v1/pets?limit=3', auth))
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const closed = server.close(5000)
+    expect((await connection.next(3000)).status).toBe(200)
+    const second = await connection.next(3000)
+    expectErrorBody(second, 503, 'shutting_down')
+    const third = await connection.next(3000)
+    expectErrorBody(third, 503, 'shutting_down')
+    expect(third.headers.connection).toBe('close')
+    await connection.closed()
+    await closed
+  })
+
+  it('answers a request sent after the drain began, behind one in flight, with a 503', async () => {
+    const server = await startServer({ port: 0, log: 'silent', app: createNodeApp({ latency: 400 }) })
+    const connection = await open(server)
+    connection.send(rawGet('/v1/pets?limit=1', auth))
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const closed = server.close(5000)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    connection.send(rawGet('/v1/pets?limit=2', auth))
+    expect((await connection.next(3000)).status).toBe(200)
+    const refused = await connection.next(3000)
+    expectErrorBody(refused, 503, 'shutting_down')
+    expect(refused.headers.connection).toBe('close')
+    await connection.closed()
+    await closed
+  })
+
+  it('ends a body still arriving with a 503 instead of waiting for it through the grace', async () => {
+    const server = await startServer({ port: 0, log: 'silent' })
+    const connection = await open(server)
+    connection.send(
+      'POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer demo-pro-key\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na',
+    )
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const started = performance.now()
+    const closed = server.close(5000).then(() => performance.now() - started)
+    const refused = await connection.next(3000)
+    expectErrorBody(refused, 503, 'shutting_down')
+    expect(refused.headers.connection).toBe('close')
+    expect(await closed).toBeLessThan(1000)
+  })
+
   it('lets a slow request in flight finish with Connection: close, refuses a new request on a kept-alive socket with 503, and resolves when done', async () => {
     const server = await startServer({ port: 0, log: 'silent', app: createNodeApp({ latency: 600 }) })
     const slow = await open(server)

@@ -27,6 +27,8 @@ export class BodyBudget {
   #available: number
   readonly #waiting: Array<{ readonly bytes: number; readonly small: boolean; readonly grant: () => void }> = []
   #waitingSmall = 0
+  /** The bodies being read, to end them when the server drains ({@link failReads}). */
+  readonly #readers = new Set<(error: unknown) => void>()
 
   constructor(totalBytes: number) {
     this.#total = totalBytes
@@ -86,6 +88,20 @@ export class BodyBudget {
   take(bytes: number, bodyBytes = bytes): (() => void) | undefined {
     const small = bodyBytes <= smallBodyBytes
     return this.#tryTake(this.#wanted(bytes, small), small)
+  }
+
+  /** Registers a body being read; `fail` ends it with an error. Returns the function that unregisters it. */
+  track(fail: (error: unknown) => void): () => void {
+    this.#readers.add(fail)
+    return () => this.#readers.delete(fail)
+  }
+
+  /**
+   * Ends every body still being read with `error` (a drain's 503): a client
+   * sending its body slowly held a server's exit for the whole grace.
+   */
+  failReads(error: unknown): void {
+    for (const fail of [...this.#readers]) fail(error)
   }
 
   /** Bytes not reserved now (for tests and diagnostics). */

@@ -106,6 +106,7 @@ function collectBody(
     const fail = (error: unknown) => {
       if (done) return
       done = true
+      untrack()
       giveBack()
       incoming.off('data', onData)
       incoming.resume()
@@ -142,10 +143,12 @@ function collectBody(
           incoming.resume()
         })
     }
+    const untrack = budget?.track(fail) ?? (() => {})
     incoming.on('data', onData)
     const finish = () => {
       if (done) return
       done = true
+      untrack()
       resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size))
       // The bytes are the pipeline's now; it reads them at once (decoding or refusing them).
       giveBack()

@@ -52,6 +52,8 @@ export interface ServingListener {
   readonly app: App
   readonly ready: Promise<void>
   readonly send: Send
+  /** The bytes of bodies held at once, and the bodies being read (a drain ends them). */
+  readonly budget: BodyBudget
   /** Logs an answer written some other way than `send` (a `CONNECT`'s, as raw bytes). */
   readonly record: (incoming: IncomingMessage, response: PlainResponse, started: number) => void
   /** The start of a request, for its log record's duration: not read (0) when nothing is logged. */
@@ -100,7 +102,7 @@ export function createServingListener(options: ListenerOptions = {}): ServingLis
   const record = (incoming: IncomingMessage, response: PlainResponse, started: number) => {
     if (log !== undefined) logAnswer(log, incoming, response, started)
   }
-  return { listener, app, ready: lane === undefined ? Promise.resolve() : lane.then(() => undefined), send, record, startTimer }
+  return { listener, app, ready: lane === undefined ? Promise.resolve() : lane.then(() => undefined), send, record, startTimer, budget }
 }
 
 /** Answers a request through the msw lane; resolves with the status sent, rejects with what was not sent. */

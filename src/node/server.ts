@@ -75,18 +75,19 @@ export function createServer(options: ServerOptions = {}): SimulatorServer {
   if (!Number.isSafeInteger(maxPipelinedRequests) || maxPipelinedRequests < 0)
     throw new RangeError(`maxPipelinedRequests must be a whole number, got ${maxPipelinedRequests}`)
 
-  const { listener, app, ready, send, record, startTimer } = createServingListener(options)
+  const { listener, app, ready, send, record, startTimer, budget } = createServingListener(options)
   const guard = new ConnectionGuard({ maxPipelinedRequests })
-  const answer = (incoming: IncomingMessage, outgoing: ServerResponse, error: ApiError) => {
+  const answer = (incoming: IncomingMessage, outgoing: ServerResponse, error: ApiError, close = true) => {
     const started = startTimer()
     send(
       incoming,
       outgoing,
-      applyCors(fromIncomingMessage(incoming, app.simulator.bodyLimit), errorResponse(error, { Connection: 'close' })),
+      applyCors(fromIncomingMessage(incoming, app.simulator.bodyLimit), errorResponse(error, close ? { Connection: 'close' } : {})),
       started,
     )
   }
-  const refuseDraining = (incoming: IncomingMessage, outgoing: ServerResponse) => answer(incoming, outgoing, shuttingDown())
+  // The guard marks the last answer of a draining connection `Connection: close`; a 503 with requests behind it leaves it open for them.
+  const refuseDraining = (incoming: IncomingMessage, outgoing: ServerResponse) => answer(incoming, outgoing, shuttingDown(), false)
   // Node answers these two itself, with an empty body: its Host check is turned off below and done here, and
   // 'checkExpectation' replaces its bare 417 (lib/_http_server.js, parserOnIncoming).
   const serve = (incoming: IncomingMessage, outgoing: ServerResponse) => {
@@ -149,6 +150,8 @@ export function createServer(options: ServerOptions = {}): SimulatorServer {
     close(graceMs = 5000) {
       closing ??= new Promise<void>((resolve) => {
         guard.drain()
+        // Bodies still arriving end now with the 503 (the request was not processed): a slow one held the exit for the grace.
+        budget.failReads(shuttingDown())
         // Open dashboards' event streams never finish by themselves: ended now, they do not hold the drain for the grace.
         app.closeStreams()
         const force = setTimeout(() => server.closeAllConnections(), graceMs)
