@@ -88,6 +88,24 @@ describe('malformed HTTP gets the Error body with the right status', () => {
     await connection.closed()
   })
 
+  it('sends 100 Continue only to a request that will be read: a 401 or 413 comes instead', async () => {
+    const server = await start()
+    const head = (headers: string, length: number) =>
+      `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}Content-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: ${length}\r\n\r\n`
+    const anonymous = await open(server)
+    anonymous.send(head('', 30))
+    expectErrorBody(await anonymous.next(2000), 401, 'missing_api_key')
+    const tooLarge = await open(server)
+    tooLarge.send(head('Authorization: Bearer demo-pro-key\r\n', 2 * 1024 * 1024))
+    expectErrorBody(await tooLarge.next(2000), 413, 'payload_too_large')
+    const body = '{"name":"Rex","categoryId":2}'
+    const welcome = await open(server)
+    welcome.send(head('Authorization: Bearer demo-pro-key\r\n', body.length))
+    expect((await welcome.next(2000)).status).toBe(100)
+    welcome.send(body)
+    expect((await welcome.next(2000)).status).toBe(201)
+  })
+
   it('answers headers over the limit with a 431 Error body', async () => {
     const server = await start()
     const connection = await open(server)

@@ -14,7 +14,7 @@ import { dropConnection } from './response-writer.ts'
  * body parser before the middleware has read it. A request Node could parse
  * but Fetch cannot represent is a 400 `bad_request`.
  */
-export function toFetchRequest(incoming: IncomingMessage, bodyLimit: number, budget?: BodyBudget): Request {
+export function toFetchRequest(incoming: IncomingMessage, bodyLimit: number, budget?: BodyBudget, beforeRead?: () => void): Request {
   const target = originForm(incoming.url ?? '')
   if (!target.startsWith('/')) {
     throw new ApiError('bad_request', `The request target must be a path (got ${JSON.stringify(target.slice(0, 100))})`)
@@ -33,7 +33,7 @@ export function toFetchRequest(incoming: IncomingMessage, bodyLimit: number, bud
     return new Request(originOf(incoming) + target, {
       method,
       headers,
-      ...(hasBody ? { body: lazyBody(incoming, bodyLimit, budget), duplex: 'half' } : {}),
+      ...(hasBody ? { body: lazyBody(incoming, bodyLimit, budget, beforeRead), duplex: 'half' } : {}),
     } as RequestInit)
   } catch (error) {
     throw new ApiError('bad_request', `Malformed request: ${(error as Error).message}`)
@@ -48,11 +48,16 @@ export function toFetchRequest(incoming: IncomingMessage, bodyLimit: number, bud
  * headers), not an answer before the API. A stream errored with an error
  * makes `request.arrayBuffer()` (and its clones') reject with that error.
  */
-function lazyBody(incoming: IncomingMessage, bodyLimit: number, budget: BodyBudget | undefined): ReadableStream<Uint8Array> {
+function lazyBody(
+  incoming: IncomingMessage,
+  bodyLimit: number,
+  budget: BodyBudget | undefined,
+  beforeRead: (() => void) | undefined,
+): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
-        const bytes = await readBody(incoming, bodyLimit, budget)
+        const bytes = await readBody(incoming, bodyLimit, budget, beforeRead)
         if (bytes.byteLength > 0) controller.enqueue(bytes)
         controller.close()
       } catch (error) {

@@ -11,9 +11,10 @@ import type { BodyBudget } from './body-budget.ts'
  * from it as it arrives, and the body waits, unread, while the server holds
  * too many bytes of bodies (see {@link BodyBudget} and `collectBody`).
  * A body a middleware mounted before has already read is taken from where it
- * left it ({@link consumedBody}), within the same limit.
+ * left it ({@link consumedBody}), within the same limit. `beforeRead` runs
+ * just before the stream is read: the server's `100 Continue`.
  */
-export function readBody(incoming: IncomingMessage, limit: number, budget?: BodyBudget): Promise<Uint8Array> {
+export function readBody(incoming: IncomingMessage, limit: number, budget?: BodyBudget, beforeRead?: () => void): Promise<Uint8Array> {
   const lengthHeader = incoming.headers['content-length']
   const declared = lengthHeader === undefined ? undefined : Number(lengthHeader)
   if (declared !== undefined && declared > limit) {
@@ -28,6 +29,8 @@ export function readBody(incoming: IncomingMessage, limit: number, budget?: Body
   }
   if (parsed !== undefined) return parsed.byteLength > limit ? Promise.reject(payloadTooLarge(limit)) : Promise.resolve(parsed)
   const length = declared !== undefined && Number.isSafeInteger(declared) && declared >= 0 ? declared : undefined
+  // `100 Continue`, for a client that waits for it: only now, once the request is authenticated and within its limits.
+  beforeRead?.()
   return collectBody(incoming, limit, length, budget)
 }
 

@@ -61,7 +61,7 @@ export interface ServingListener {
 }
 
 /** The listener of {@link createRequestListener}, with its `send`, for `createServer`. */
-export function createServingListener(options: ListenerOptions = {}): ServingListener {
+export function createServingListener(options: ListenerOptions = {}, server?: { readonly sendsContinue: boolean }): ServingListener {
   const app = options.app ?? createNodeApp()
   const log = loggerFor(options.log ?? defaults.libraryLog)
   const { bodyLimit } = app.simulator
@@ -70,6 +70,15 @@ export function createServingListener(options: ListenerOptions = {}): ServingLis
   // msw is imported only for these lanes, and the import starts now: `ready` says when it is done.
   const lane = useMsw ? loadMswLane(app, options) : undefined
   const startTimer = log === undefined ? () => 0 : () => performance.now()
+  // A server that listens for 'checkContinue' sends `100 Continue` itself, when the body is read: after authentication
+  // and the limits, so that a request refused anyway (401, 413) is refused before its body is sent. Under a host's
+  // server (the middleware) Node has sent it already.
+  const continueFor = (incoming: IncomingMessage, outgoing: ServerResponse): (() => void) | undefined =>
+    server?.sendsContinue === true && incoming.headers.expect?.toLowerCase() === '100-continue'
+      ? () => {
+          if (!outgoing.headersSent) outgoing.writeContinue()
+        }
+      : undefined
 
   const send: Send = (incoming, outgoing, response, started) => {
     try {
@@ -85,13 +94,13 @@ export function createServingListener(options: ListenerOptions = {}): ServingLis
       ? (incoming, outgoing) => {
           const started = startTimer()
           // The app turns every error into a response, so `respond` neither throws nor rejects.
-          const response = app.respond(fromIncomingMessage(incoming, bodyLimit, budget))
+          const response = app.respond(fromIncomingMessage(incoming, bodyLimit, budget, continueFor(incoming, outgoing)))
           if (isPromiseLike(response)) response.then((answered) => send(incoming, outgoing, answered, started))
           else send(incoming, outgoing, response, started)
         }
       : (incoming, outgoing) => {
           const started = startTimer()
-          void serveThroughLane(lane, incoming, outgoing, bodyLimit, budget).then(
+          void serveThroughLane(lane, incoming, outgoing, bodyLimit, budget, continueFor(incoming, outgoing)).then(
             (status) => {
               if (log !== undefined) logAnswer(log, incoming, { status }, started)
             },
@@ -112,8 +121,11 @@ async function serveThroughLane(
   outgoing: ServerResponse,
   bodyLimit: number,
   budget: BodyBudget,
+  beforeRead: (() => void) | undefined,
 ): Promise<number> {
-  const response = await (await lane)(await toFetchRequest(incoming, bodyLimit, budget), { clientAddress: incoming.socket.remoteAddress })
+  const response = await (await lane)(await toFetchRequest(incoming, bodyLimit, budget, beforeRead), {
+    clientAddress: incoming.socket.remoteAddress,
+  })
   await sendFetchResponse(outgoing, response, incoming.method)
   return response.status
 }

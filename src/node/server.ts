@@ -75,7 +75,7 @@ export function createServer(options: ServerOptions = {}): SimulatorServer {
   if (!Number.isSafeInteger(maxPipelinedRequests) || maxPipelinedRequests < 0)
     throw new RangeError(`maxPipelinedRequests must be a whole number, got ${maxPipelinedRequests}`)
 
-  const { listener, app, ready, send, record, startTimer, budget } = createServingListener(options)
+  const { listener, app, ready, send, record, startTimer, budget } = createServingListener(options, { sendsContinue: true })
   const guard = new ConnectionGuard({ maxPipelinedRequests })
   const answer = (incoming: IncomingMessage, outgoing: ServerResponse, error: ApiError, close = true) => {
     const started = startTimer()
@@ -115,6 +115,10 @@ export function createServer(options: ServerOptions = {}): SimulatorServer {
       requireHostHeader: false,
     },
     (incoming, outgoing) => guard.handle(incoming, outgoing, serve, refuseDraining),
+  )
+  // `Expect: 100-continue`: served as any request; the listener sends `100 Continue` when it reads the body.
+  server.on('checkContinue', (incoming: IncomingMessage, outgoing: ServerResponse) =>
+    guard.handle(incoming, outgoing, serve, refuseDraining),
   )
   server.on('checkExpectation', (incoming: IncomingMessage, outgoing: ServerResponse) =>
     guard.handle(incoming, outgoing, refuseExpectation, refuseDraining),
