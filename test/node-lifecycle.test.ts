@@ -157,6 +157,19 @@ describe('malformed HTTP gets the Error body with the right status', () => {
     expect((await after.next()).status).toBe(200)
   })
 
+  it('journals and logs a body that timed out as the 408 it was answered with', async () => {
+    const records: Array<{ status: number; code?: string | undefined }> = []
+    const server = await start({}, { ...fast, log: (record) => records.push(record) })
+    const connection = await open(server)
+    connection.send(
+      'POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer demo-pro-key\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":',
+    )
+    expectErrorBody(await connection.next(3000), 408, 'request_timeout')
+    await connection.closed()
+    expect(server.simulator.journal.entries().map((entry) => entry.status)).toEqual([408])
+    expect(records.map((record) => [record.status, record.code])).toEqual([[408, 'request_timeout']])
+  })
+
   it('does not count a slow answer against the request timeout', async () => {
     const server = await start({ latency: 900 }, fast)
     const connection = await open(server)

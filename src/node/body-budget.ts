@@ -28,7 +28,7 @@ export class BodyBudget {
   readonly #waiting: Array<{ readonly bytes: number; readonly small: boolean; readonly grant: () => void }> = []
   #waitingSmall = 0
   /** The bodies being read, to end them when the server drains ({@link failReads}). */
-  readonly #readers = new Set<(error: unknown) => void>()
+  readonly #readers = new Map<object, (error: unknown) => void>()
 
   constructor(totalBytes: number) {
     this.#total = totalBytes
@@ -90,10 +90,17 @@ export class BodyBudget {
     return this.#tryTake(this.#wanted(bytes, small), small)
   }
 
-  /** Registers a body being read; `fail` ends it with an error. Returns the function that unregisters it. */
-  track(fail: (error: unknown) => void): () => void {
-    this.#readers.add(fail)
-    return () => this.#readers.delete(fail)
+  /** Registers the body of `request` being read; `fail` ends it with an error. Returns the function that unregisters it. */
+  track(request: object, fail: (error: unknown) => void): () => void {
+    this.#readers.set(request, fail)
+    return () => this.#readers.delete(request)
+  }
+
+  /** Ends the body of `request` with `error`, if it is being read; whether it was. */
+  failRead(request: object, error: unknown): boolean {
+    const fail = this.#readers.get(request)
+    fail?.(error)
+    return fail !== undefined
   }
 
   /**
@@ -101,7 +108,7 @@ export class BodyBudget {
    * sending its body slowly held a server's exit for the whole grace.
    */
   failReads(error: unknown): void {
-    for (const fail of [...this.#readers]) fail(error)
+    for (const fail of [...this.#readers.values()]) fail(error)
   }
 
   /** Bytes not reserved now (for tests and diagnostics). */

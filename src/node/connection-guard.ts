@@ -101,6 +101,12 @@ export class ConnectionGuard {
     return state.lastIncoming === undefined || state.lastIncoming.complete
   }
 
+  /** The request being answered on this socket while its body is still arriving, if any. */
+  receiving(socket: Socket): IncomingMessage | undefined {
+    const state = this.#states.get(socket)
+    return state?.current !== undefined && state.lastIncoming?.complete === false ? state.lastIncoming : undefined
+  }
+
   /**
    * Starts the drain: responses not yet begun get `Connection: close`, and
    * requests whose turn comes later are refused.

@@ -146,7 +146,7 @@ function collectBody(
           incoming.resume()
         })
     }
-    const untrack = budget?.track(fail) ?? (() => {})
+    const untrack = budget?.track(incoming, fail) ?? (() => {})
     incoming.on('data', onData)
     const finish = () => {
       if (done) return

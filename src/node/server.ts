@@ -125,6 +125,13 @@ export function createServer(options: ServerOptions = {}): SimulatorServer {
   )
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     const apiError = clientErrorAnswer(error, socket, headersTimeout, requestTimeout)
+    // A body timed out while the API reads it: the API answers the 408 (journaled and logged as one; it was a 400,
+    // "the connection closed"), closing the connection; Node's own timer still cuts a client that does not take it.
+    const receiving = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && apiError !== undefined ? guard.receiving(socket) : undefined
+    if (receiving !== undefined && budget.failRead(receiving, new ApiError(apiError!.code, apiError!.message, { Connection: 'close' }))) {
+      if (headersTimeout > 0) setTimeout(() => socket.destroy(), headersTimeout).unref()
+      return
+    }
     if (apiError === undefined || !socket.writable || !guard.canAnswerClientError(socket)) {
       socket.destroy()
       return
