@@ -5,7 +5,7 @@ import type { TransportFault } from '../core/faults/fault-rules.ts'
 import type { BodyBudget } from './body-budget.ts'
 import { readBody } from './request-body.ts'
 import { originForm } from './request-view.ts'
-import { dropConnection } from './response-writer.ts'
+import { dropConnection, endWhenServerCloses } from './response-writer.ts'
 
 /**
  * Builds a Fetch `Request` from a Node request, for the lanes that serve
@@ -211,6 +211,7 @@ async function pipeStream(outgoing: ServerResponse, response: Response, body: Re
   outgoing.writeHead(response.status, headers)
   const reader = body.getReader()
   outgoing.once('close', () => void reader.cancel().catch(() => {}))
+  endWhenServerCloses(outgoing, () => void reader.cancel().catch(() => {}))
   try {
     for (;;) {
       const { done, value } = await reader.read()
