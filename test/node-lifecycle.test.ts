@@ -262,6 +262,38 @@ describe('pipelining without reading is bounded', () => {
   })
 })
 
+describe('answers a client does not take', () => {
+  it('drops the connection of a client that does not read a large answer within the send timeout', async () => {
+    const server = await start({}, { sendTimeoutMs: 500 })
+    // About 13 MB of journal: 200 exchanges whose request bodies are kept up to the 64 KiB cap.
+    const padding = 'x'.repeat(60_000)
+    for (let index = 0; index < 200; index++) {
+      await fetch(`${server.apiUrl}/pets`, {
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'Big', categoryId: 1, padding }),
+      })
+    }
+    const connection = await open(server)
+    connection.socket.pause()
+    connection.send(rawGet('/__sim/requests', {}))
+    // Past the send timeout the client starts reading: the answer has been cut, not kept for it.
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    let reset = false
+    connection.socket.once('error', () => (reset = true))
+    connection.socket.resume()
+    await connection.closed(3000)
+    const received = connection.pending()
+    const declared = Number(/content-length: (\d+)/i.exec(received)?.[1])
+    expect(declared).toBeGreaterThan(10_000_000)
+    expect(reset || received.length < declared).toBe(true)
+  })
+
+  it('refuses a send timeout that is not a whole number of milliseconds', () => {
+    expect(() => createServer({ sendTimeoutMs: Number.NaN })).toThrow(/sendTimeoutMs/)
+  })
+})
+
 describe('the drain on close (RunningServer.close)', () => {
   it('closes idle keep-alive connections at once and resolves quickly', async () => {
     const server = await startServer({ port: 0, log: 'silent' })

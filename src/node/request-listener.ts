@@ -10,7 +10,7 @@ import { loadMswLane } from './msw-lane-loader.ts'
 import { createNodeApp } from './node-app.ts'
 import { fromIncomingMessage } from './request-view.ts'
 import { logAnswer, loggerFor, type LogFormat, type RequestLogger } from './request-log.ts'
-import { writePlainResponse } from './response-writer.ts'
+import { dropIfNotTaken, writePlainResponse } from './response-writer.ts'
 
 /** How a listener serves: the app, how it logs, and optionally msw in front. */
 export interface ListenerOptions {
@@ -34,6 +34,12 @@ export interface ListenerOptions {
    * a body past it waits, unread, for its turn. Default 32 MiB.
    */
   readonly maxBufferedBodyBytes?: number
+  /**
+   * How long a client may take to take an answer (its bytes handed to the
+   * kernel); past it the connection is dropped. Default 10 000; 0: no limit.
+   * Event streams are exempt.
+   */
+  readonly sendTimeoutMs?: number
 }
 
 type NodeListener = (incoming: IncomingMessage, outgoing: ServerResponse) => void
@@ -80,9 +86,13 @@ export function createServingListener(options: ListenerOptions = {}, server?: { 
         }
       : undefined
 
+  const sendTimeoutMs = options.sendTimeoutMs ?? defaults.sendTimeoutMs
+  if (!Number.isSafeInteger(sendTimeoutMs) || sendTimeoutMs < 0)
+    throw new RangeError(`sendTimeoutMs must be a whole number of milliseconds, got ${sendTimeoutMs}`)
   const send: Send = (incoming, outgoing, response, started) => {
     try {
       writePlainResponse(outgoing, response, incoming.method)
+      if (response.stream === undefined) dropIfNotTaken(outgoing, sendTimeoutMs)
     } catch {
       outgoing.destroy()
     }
@@ -102,6 +112,8 @@ export function createServingListener(options: ListenerOptions = {}, server?: { 
           const started = startTimer()
           void serveThroughLane(lane, incoming, outgoing, bodyLimit, budget, continueFor(incoming, outgoing)).then(
             (status) => {
+              // Whole answers only: a streamed one is still being written, with backpressure, when this resolves.
+              if (outgoing.writableEnded) dropIfNotTaken(outgoing, sendTimeoutMs)
               if (log !== undefined) logAnswer(log, incoming, { status }, started)
             },
             // Only the bridge's own errors (413, an unrepresentable request) reach here: the lane answers everything else.

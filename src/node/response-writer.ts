@@ -107,6 +107,19 @@ export function endWhenServerCloses(outgoing: ServerResponse, end: () => void): 
 /** How often a stream looks whether its server still listens: 500 ms, so a host's close waits at most that for it. */
 const serverWatchMs = 500
 
+/**
+ * Drops the connection when a written answer has not been taken whole within
+ * `ms` (see `defaults.sendTimeoutMs`): `finish` is when its last byte reached
+ * the kernel. Nothing to do for an answer already taken, or with `ms` 0.
+ */
+export function dropIfNotTaken(outgoing: ServerResponse, ms: number): void {
+  if (ms <= 0 || outgoing.writableFinished || outgoing.destroyed) return
+  const timer = setTimeout(() => dropConnection(outgoing), ms)
+  timer.unref()
+  const clear = () => clearTimeout(timer)
+  outgoing.once('finish', clear).once('close', clear)
+}
+
 /** A `hang`: nothing is answered, and the connection is dropped after `hangMs` (the timer ends with the socket). */
 function hangThenDrop(outgoing: ServerResponse, hangMs: number): void {
   const socket = outgoing.socket

@@ -71,6 +71,15 @@ export const defaults = Object.freeze({
    */
   stateIntervalMs: 5000,
   /**
+   * How long a Node server gives a client to take an answer, from its first
+   * byte written to its last handed to the kernel: 10 s, then the connection
+   * is dropped. A loopback client takes a 15 MB journal in milliseconds; one
+   * that never reads held every answer in memory (40 of them asking for a
+   * 15 MB journal took RSS from 102 to 915 MiB, and it stayed there). Event
+   * streams are not bound by it (they write only while the client takes them).
+   */
+  sendTimeoutMs: 10_000,
+  /**
    * How long the CLI waits for a `--handlers` module to load (its top-level
    * await included) before it exits 2 naming the module: 10 s, a hundred
    * times what loading msw and a module of handlers takes.
