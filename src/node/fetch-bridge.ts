@@ -161,7 +161,7 @@ async function pipeRest(outgoing: ServerResponse, reader: ReadableStreamDefaultR
   try {
     for (;;) {
       if (outgoing.destroyed) return
-      if (outgoing.writableNeedDrain) await new Promise((resolve) => outgoing.once('drain', resolve).once('close', resolve))
+      if (outgoing.writableNeedDrain) await drained(outgoing)
       if (outgoing.destroyed) return
       const { done, value } = await reader.read()
       if (done) break
@@ -173,6 +173,17 @@ async function pipeRest(outgoing: ServerResponse, reader: ReadableStreamDefaultR
     return
   }
   if (!outgoing.writableEnded && !outgoing.destroyed) outgoing.end()
+}
+
+/** Resolves on the response's next `drain` or its `close`, and takes both listeners off (a `close` listener per wait piled up). */
+function drained(outgoing: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      outgoing.off('drain', done).off('close', done)
+      resolve()
+    }
+    outgoing.once('drain', done).once('close', done)
+  })
 }
 
 function headersOf(response: Response): Record<string, string | string[] | number> {
@@ -216,7 +227,7 @@ async function pipeStream(outgoing: ServerResponse, response: Response, body: Re
     for (;;) {
       const { done, value } = await reader.read()
       if (done || outgoing.destroyed) break
-      if (!outgoing.write(value)) await new Promise((resolve) => outgoing.once('drain', resolve).once('close', resolve))
+      if (!outgoing.write(value)) await drained(outgoing)
     }
   } catch {
     // Cancelled because the client went away: nothing left to write to.
