@@ -143,6 +143,28 @@ describe('the body budget is shared fairly', () => {
   })
 })
 
+describe('the minimum data rate of a body', () => {
+  it('answers a body that stops arriving with a 408 after bodyIdleTimeoutMs, journaled as 408', async () => {
+    const server = await start({}, { bodyIdleTimeoutMs: 300 })
+    const port = Number(new URL(server.url).port)
+    const started = performance.now()
+    const reply = await rawExchange(
+      port,
+      'POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer demo-pro-key\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":',
+      1500,
+    )
+    expect(reply).toMatch(/^HTTP\/1\.1 408 /)
+    expect(reply.toLowerCase()).toContain('connection: close')
+    expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4))).toMatchObject({ code: 'request_timeout', status: 408 })
+    expect(performance.now() - started).toBeLessThan(2000)
+    expect(server.simulator.journal.entries().map((entry) => entry.status)).toEqual([408])
+  })
+
+  it('refuses a bodyIdleTimeoutMs that is not a whole number of milliseconds', async () => {
+    await expect(start({}, { bodyIdleTimeoutMs: -1 })).rejects.toThrow(/bodyIdleTimeoutMs/)
+  })
+})
+
 describe('malformed requests never crash the server', () => {
   it.each([
     ['garbage', 'HELLO\r\n\r\n'],

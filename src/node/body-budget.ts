@@ -30,7 +30,11 @@ export class BodyBudget {
   /** The bodies being read, to end them when the server drains ({@link failReads}). */
   readonly #readers = new Map<object, (error: unknown) => void>()
 
-  constructor(totalBytes: number) {
+  /** How long a body being read may go without a byte before it is ended with a 408 (0: no limit); see `request-body.ts`. */
+  readonly idleTimeoutMs: number
+
+  constructor(totalBytes: number, idleTimeoutMs = 0) {
+    this.idleTimeoutMs = idleTimeoutMs
     this.#total = totalBytes
     this.#reserve = Math.floor(totalBytes * reserveShare)
     this.#available = totalBytes

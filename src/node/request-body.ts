@@ -106,9 +106,23 @@ function collectBody(
       waiting?.cancel()
       for (const release of taken.splice(0)) release()
     }
+    // The minimum data rate: a byte every `idleTimeoutMs` while the body is read (not while it waits for the budget,
+    // which is not the client's doing). Hoarders that sent a body but its last byte held their share of the budget
+    // until the request timeout (30 s).
+    const idleMs = budget?.idleTimeoutMs ?? 0
+    let idle: ReturnType<typeof setTimeout> | undefined
+    const rearm = () => {
+      if (idleMs <= 0 || done) return
+      clearTimeout(idle)
+      idle = setTimeout(() => {
+        if (waitingChunks > 0) rearm()
+        else fail(new ApiError('request_timeout', `The request body stalled: no byte for ${idleMs} ms`, { Connection: 'close' }))
+      }, idleMs)
+    }
     const fail = (error: unknown) => {
       if (done) return
       done = true
+      clearTimeout(idle)
       untrack()
       giveBack()
       incoming.off('data', onData)
@@ -116,6 +130,7 @@ function collectBody(
       reject(error)
     }
     const onData = (chunk: Buffer) => {
+      rearm()
       size += chunk.length
       if (size > limit || (length !== undefined && size > length)) return fail(payloadTooLarge(limit))
       if (budget === undefined) {
@@ -148,9 +163,11 @@ function collectBody(
     }
     const untrack = budget?.track(incoming, fail) ?? (() => {})
     incoming.on('data', onData)
+    rearm()
     const finish = () => {
       if (done) return
       done = true
+      clearTimeout(idle)
       untrack()
       resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size))
       // The bytes are the pipeline's now; it reads them at once (decoding or refusing them).

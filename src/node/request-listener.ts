@@ -35,6 +35,11 @@ export interface ListenerOptions {
    */
   readonly maxBufferedBodyBytes?: number
   /**
+   * How long a request body being read may go without a byte before it is
+   * answered 408 `request_timeout` (a minimum data rate). Default 5000; 0: no limit.
+   */
+  readonly bodyIdleTimeoutMs?: number
+  /**
    * How long a client may take to take an answer (its bytes handed to the
    * kernel); past it the connection is dropped. Default 10 000; 0: no limit.
    * Event streams are exempt.
@@ -71,7 +76,10 @@ export function createServingListener(options: ListenerOptions = {}, server?: { 
   const app = options.app ?? createNodeApp()
   const log = loggerFor(options.log ?? defaults.libraryLog)
   const { bodyLimit } = app.simulator
-  const budget = new BodyBudget(options.maxBufferedBodyBytes ?? defaults.maxBufferedBodyBytes)
+  const bodyIdleTimeoutMs = options.bodyIdleTimeoutMs ?? defaults.bodyIdleTimeoutMs
+  if (!Number.isSafeInteger(bodyIdleTimeoutMs) || bodyIdleTimeoutMs < 0)
+    throw new RangeError(`bodyIdleTimeoutMs must be a whole number of milliseconds, got ${bodyIdleTimeoutMs}`)
+  const budget = new BodyBudget(options.maxBufferedBodyBytes ?? defaults.maxBufferedBodyBytes, bodyIdleTimeoutMs)
   const useMsw = (options.handlers !== undefined && options.handlers.length > 0) || options.engine === 'msw'
   // msw is imported only for these lanes, and the import starts now: `ready` says when it is done.
   const lane = useMsw ? loadMswLane(app, options) : undefined

@@ -65,6 +65,14 @@ export const defaults = Object.freeze({
    */
   maxBufferedBodyBytes: 32 * 1024 * 1024,
   /**
+   * The minimum data rate of a request body on a Node server: a byte at least
+   * every 5 s while it is read, or a 408 `request_timeout`. A client on
+   * loopback or CI sends a 1 MiB body in milliseconds; 34 clients that sent
+   * all but the last byte of 1 MiB bodies held the body budget for the whole
+   * 30 s request timeout.
+   */
+  bodyIdleTimeoutMs: 5000,
+  /**
    * How often a `--state` file is written when something changed: a crash
    * loses at most this much. 5 s: a million pets (64 MB) take about a second
    * to write on the development machine, so writes stay a small share of it.
