@@ -179,6 +179,28 @@ export const handlers = [
     expect(await cli.exited).toBe(2)
     expect(cli.stderr()).toMatch(/--handlers: .* must export an array of MSW handlers/)
   })
+
+  it('refuses handlers without a run method, naming the entry, with exit code 2', async () => {
+    const fakeHandlers = resolve(scratch, 'fake-handlers.mjs')
+    writeFileSync(fakeHandlers, 'export default [{ run: 1 }]\n')
+    const { runCli } = await import('./support/cli-process.ts')
+    const cli = runCli(['--port', '0', '--handlers', fakeHandlers])
+    const exited = await Promise.race([cli.exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 8000))])
+    if (exited === 'still running') cli.child.kill('SIGKILL')
+    expect(exited).toBe(2)
+    expect(cli.stderr()).toMatch(/--handlers: .* must export an array of MSW handlers.*entry 0 has no run method/)
+  }, 10_000)
+
+  it('gives up on a module whose top-level await never settles, naming it, with exit code 2', async () => {
+    const neverLoads = resolve(scratch, 'never-loads.mjs')
+    writeFileSync(neverLoads, 'await new Promise(() => {})\nexport default []\n')
+    const { runCli } = await import('./support/cli-process.ts')
+    const cli = runCli(['--port', '0', '--handlers', neverLoads])
+    const exited = await Promise.race([cli.exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 15_000))])
+    if (exited === 'still running') cli.child.kill('SIGKILL')
+    expect(exited).toBe(2)
+    expect(cli.stderr()).toMatch(/--handlers: .*never-loads\.mjs did not finish loading within 10000 ms/)
+  }, 20_000)
 })
 
 describe('the CLI loads msw only when asked', () => {

@@ -3,7 +3,13 @@
 // parser that runs first reads the request stream to its end, so the
 // middleware must take the body from `req.body` instead of waiting for an
 // `end` that has already been emitted (issue #11: it hung on every POST).
-import { request as httpRequest, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http'
+import {
+  createServer as createHttpServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type RequestListener,
+  type ServerResponse,
+} from 'node:http'
 import express from 'express'
 import { describe, expect, it } from 'vitest'
 import { createNodeApp, createMiddleware, type ListenerOptions } from '../src/node.ts'
@@ -329,4 +335,27 @@ describe('@mswjs/http-middleware on msw 3', () => {
     expect(response.status).toBe(500)
     expect(await response.text()).toContain('handleRequest) is not a function')
   })
+})
+
+describe("the host's server.close() with a dashboard open", () => {
+  for (const options of [{}, { engine: 'msw' }] satisfies ListenerOptions[]) {
+    it(`resolves once the server stops listening (engine ${options.engine ?? 'direct'})`, async () => {
+      const middleware = createMiddleware(options)
+      const server = createHttpServer((incoming, outgoing) => middleware(incoming, outgoing, () => outgoing.writeHead(404).end()))
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+      const { port } = server.address() as { port: number }
+      const events = await fetch(`http://127.0.0.1:${port}/__sim/events`, { signal: AbortSignal.timeout(5000) })
+      expect(events.status).toBe(200)
+      const reader = events.body!.getReader()
+      await reader.read()
+      const started = performance.now()
+      const closed = await Promise.race([
+        new Promise<string>((resolve) => server.close(() => resolve('closed'))),
+        new Promise<string>((resolve) => setTimeout(() => resolve('still open'), 3000)),
+      ])
+      server.closeAllConnections()
+      expect(closed).toBe('closed')
+      expect(performance.now() - started).toBeLessThan(2000)
+    })
+  }
 })

@@ -69,6 +69,43 @@ describe('malformed HTTP gets the Error body with the right status', () => {
     await connection.closed()
   })
 
+  it('answers CONNECT to an API path with a 405 Error body and Allow, and closes', async () => {
+    const server = await start()
+    const connection = await open(server)
+    connection.send('CONNECT /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer demo-pro-key\r\n\r\n')
+    const response = await connection.next(2000)
+    expectErrorBody(response, 405, 'method_not_allowed')
+    expect(response.headers.allow).toBe('GET, HEAD, POST')
+    expect(response.headers.connection).toBe('close')
+    await connection.closed()
+  })
+
+  it('answers CONNECT to an authority (a proxy request) with a 400 Error body', async () => {
+    const server = await start()
+    const connection = await open(server)
+    connection.send('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n')
+    expectErrorBody(await connection.next(2000), 400, 'bad_request')
+    await connection.closed()
+  })
+
+  it('sends 100 Continue only to a request that will be read: a 401 or 413 comes instead', async () => {
+    const server = await start()
+    const head = (headers: string, length: number) =>
+      `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}Content-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: ${length}\r\n\r\n`
+    const anonymous = await open(server)
+    anonymous.send(head('', 30))
+    expectErrorBody(await anonymous.next(2000), 401, 'missing_api_key')
+    const tooLarge = await open(server)
+    tooLarge.send(head('Authorization: Bearer demo-pro-key\r\n', 2 * 1024 * 1024))
+    expectErrorBody(await tooLarge.next(2000), 413, 'payload_too_large')
+    const body = '{"name":"Rex","categoryId":2}'
+    const welcome = await open(server)
+    welcome.send(head('Authorization: Bearer demo-pro-key\r\n', body.length))
+    expect((await welcome.next(2000)).status).toBe(100)
+    welcome.send(body)
+    expect((await welcome.next(2000)).status).toBe(201)
+  })
+
   it('answers headers over the limit with a 431 Error body', async () => {
     const server = await start()
     const connection = await open(server)
@@ -118,6 +155,19 @@ describe('malformed HTTP gets the Error body with the right status', () => {
     const after = await open(server)
     after.send(rawGet('/v1/pets?limit=1', auth))
     expect((await after.next()).status).toBe(200)
+  })
+
+  it('journals and logs a body that timed out as the 408 it was answered with', async () => {
+    const records: Array<{ status: number; code?: string | undefined }> = []
+    const server = await start({}, { ...fast, log: (record) => records.push(record) })
+    const connection = await open(server)
+    connection.send(
+      'POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer demo-pro-key\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":',
+    )
+    expectErrorBody(await connection.next(3000), 408, 'request_timeout')
+    await connection.closed()
+    expect(server.simulator.journal.entries().map((entry) => entry.status)).toEqual([408])
+    expect(records.map((record) => [record.status, record.code])).toEqual([[408, 'request_timeout']])
   })
 
   it('does not count a slow answer against the request timeout', async () => {
@@ -212,6 +262,38 @@ describe('pipelining without reading is bounded', () => {
   })
 })
 
+describe('answers a client does not take', () => {
+  it('drops the connection of a client that does not read a large answer within the send timeout', async () => {
+    const server = await start({}, { sendTimeoutMs: 500 })
+    // About 13 MB of journal: 200 exchanges whose request bodies are kept up to the 64 KiB cap.
+    const padding = 'x'.repeat(60_000)
+    for (let index = 0; index < 200; index++) {
+      await fetch(`${server.apiUrl}/pets`, {
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'Big', categoryId: 1, padding }),
+      })
+    }
+    const connection = await open(server)
+    connection.socket.pause()
+    connection.send(rawGet('/__sim/requests', {}))
+    // Past the send timeout the client starts reading: the answer has been cut, not kept for it.
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    let reset = false
+    connection.socket.once('error', () => (reset = true))
+    connection.socket.resume()
+    await connection.closed(3000)
+    const received = connection.pending()
+    const declared = Number(/content-length: (\d+)/i.exec(received)?.[1])
+    expect(declared).toBeGreaterThan(10_000_000)
+    expect(reset || received.length < declared).toBe(true)
+  })
+
+  it('refuses a send timeout that is not a whole number of milliseconds', () => {
+    expect(() => createServer({ sendTimeoutMs: Number.NaN })).toThrow(/sendTimeoutMs/)
+  })
+})
+
 describe('the drain on close (RunningServer.close)', () => {
   it('closes idle keep-alive connections at once and resolves quickly', async () => {
     const server = await startServer({ port: 0, log: 'silent' })
@@ -222,6 +304,53 @@ describe('the drain on close (RunningServer.close)', () => {
     await server.close(5000)
     expect(performance.now() - started).toBeLessThan(300)
     await connection.closed(500)
+  })
+
+  it('answers requests pipelined behind one in flight with 503s, in order, the last closing', async () => {
+    const server = await startServer({ port: 0, log: 'silent', app: createNodeApp({ latency: 400 }) })
+    const connection = await open(server)
+    connection.send(rawGet('/v1/pets?limit=1', auth) + rawGet('/v1/pets?limit=2', auth) + rawGet('/v1/pets?limit=3', auth))
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const closed = server.close(5000)
+    expect((await connection.next(3000)).status).toBe(200)
+    const second = await connection.next(3000)
+    expectErrorBody(second, 503, 'shutting_down')
+    const third = await connection.next(3000)
+    expectErrorBody(third, 503, 'shutting_down')
+    expect(third.headers.connection).toBe('close')
+    await connection.closed()
+    await closed
+  })
+
+  it('answers a request sent after the drain began, behind one in flight, with a 503', async () => {
+    const server = await startServer({ port: 0, log: 'silent', app: createNodeApp({ latency: 400 }) })
+    const connection = await open(server)
+    connection.send(rawGet('/v1/pets?limit=1', auth))
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const closed = server.close(5000)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    connection.send(rawGet('/v1/pets?limit=2', auth))
+    expect((await connection.next(3000)).status).toBe(200)
+    const refused = await connection.next(3000)
+    expectErrorBody(refused, 503, 'shutting_down')
+    expect(refused.headers.connection).toBe('close')
+    await connection.closed()
+    await closed
+  })
+
+  it('ends a body still arriving with a 503 instead of waiting for it through the grace', async () => {
+    const server = await startServer({ port: 0, log: 'silent' })
+    const connection = await open(server)
+    connection.send(
+      'POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer demo-pro-key\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na',
+    )
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const started = performance.now()
+    const closed = server.close(5000).then(() => performance.now() - started)
+    const refused = await connection.next(3000)
+    expectErrorBody(refused, 503, 'shutting_down')
+    expect(refused.headers.connection).toBe('close')
+    expect(await closed).toBeLessThan(1000)
   })
 
   it('lets a slow request in flight finish with Connection: close, refuses a new request on a kept-alive socket with 503, and resolves when done', async () => {
@@ -273,7 +402,7 @@ describe('the drain on SIGTERM (the CLI)', () => {
     expect(performance.now() - signalled).toBeLessThan(700)
   })
 
-  it('finishes a slow request in flight with Connection: close, refuses a late one with 503, and exits 0 right after', async () => {
+  it('finishes a slow request in flight, refuses the one behind it and a late one with 503, and exits 0 right after', async () => {
     const cli = await startCli(['--port', '0', '--log', 'silent', '--latency', '800'])
     const port = Number(new URL(cli.origin).port)
     const slow = await open(port)
@@ -288,7 +417,12 @@ describe('the drain on SIGTERM (the CLI)', () => {
     late.send('Authorization: Bearer demo-pro-key\r\n\r\n')
     const first = await late.next(3000)
     expect(first.status).toBe(200)
-    expect(first.headers.connection).toBe('close')
+    // The request behind it is answered too (it was dropped): so this answer leaves the connection open for it ...
+    expect(first.headers.connection).not.toBe('close')
+    // ... and that one is refused, closing the connection.
+    const refused = await late.next(3000)
+    expectErrorBody(refused, 503, 'shutting_down')
+    expect(refused.headers.connection).toBe('close')
     const answered = await slow.next(3000)
     expect(answered.status).toBe(200)
     expect(answered.headers.connection).toBe('close')

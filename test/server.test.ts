@@ -110,6 +110,61 @@ describe('the body budget', () => {
   })
 })
 
+describe('the body budget is shared fairly', () => {
+  it('keeps room for small bodies while clients hold large bodies one byte short of their end', async () => {
+    const server = await start({}, { maxBufferedBodyBytes: 512 * 1024 })
+    const port = Number(new URL(server.url).port)
+    const length = 200_000
+    // Six hoarders would hold 1.2 MB: more than the whole budget.
+    const hoarders = await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        const socket = connect(port, '127.0.0.1')
+        await new Promise((resolve) => socket.once('connect', resolve))
+        socket.on('error', () => {})
+        socket.write(
+          `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer demo-pro-key\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`,
+        )
+        socket.write('x'.repeat(length - 1))
+        return socket
+      }),
+    )
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      const created = await checkedFetch(`${server.apiUrl}/pets`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: '{"name":"Small","categoryId":1}',
+        signal: AbortSignal.timeout(3000),
+      })
+      expect(created.status).toBe(201)
+    } finally {
+      for (const socket of hoarders) socket.destroy()
+    }
+  })
+})
+
+describe('the minimum data rate of a body', () => {
+  it('answers a body that stops arriving with a 408 after bodyIdleTimeoutMs, journaled as 408', async () => {
+    const server = await start({}, { bodyIdleTimeoutMs: 300 })
+    const port = Number(new URL(server.url).port)
+    const started = performance.now()
+    const reply = await rawExchange(
+      port,
+      'POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer demo-pro-key\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":',
+      1500,
+    )
+    expect(reply).toMatch(/^HTTP\/1\.1 408 /)
+    expect(reply.toLowerCase()).toContain('connection: close')
+    expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4))).toMatchObject({ code: 'request_timeout', status: 408 })
+    expect(performance.now() - started).toBeLessThan(2000)
+    expect(server.simulator.journal.entries().map((entry) => entry.status)).toEqual([408])
+  })
+
+  it('refuses a bodyIdleTimeoutMs that is not a whole number of milliseconds', async () => {
+    await expect(start({}, { bodyIdleTimeoutMs: -1 })).rejects.toThrow(/bodyIdleTimeoutMs/)
+  })
+})
+
 describe('malformed requests never crash the server', () => {
   it.each([
     ['garbage', 'HELLO\r\n\r\n'],

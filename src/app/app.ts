@@ -45,6 +45,13 @@ export interface App {
   owns(path: string): boolean
   /** The methods a CORS preflight allows: every method of a route, and OPTIONS. */
   readonly allowedMethods: string
+  /**
+   * The control plane's refusal of a Fetch request under `/__sim` (a foreign
+   * `Origin` or `Host`, a client off loopback, no admin token), or undefined
+   * when it admits it or the path is not the control plane's. The msw lane
+   * asks before the user's handlers, so the guard applies whatever answers.
+   */
+  controlRefusal(request: Request, transport?: TransportFacts): Promise<Response> | undefined
   /** Ends the dashboard's open event streams (`GET /__sim/events`): a server calls it when it starts to drain. */
   closeStreams(): void
 }
@@ -135,6 +142,16 @@ export function createAppWith(
     respond,
     allowedMethods,
     closeStreams: () => control?.closeStreams(),
+    controlRefusal(request, transport = {}) {
+      const plain = toPlainRequest(request, simulator.bodyLimit, transport)
+      if (!underControl(plain.path)) return undefined
+      try {
+        control!.check(plain)
+        return undefined
+      } catch (error) {
+        return Promise.resolve(toFetchResponse(errorResponse(error), request.method, request.signal))
+      }
+    },
     owns: (path) => underControl(path) || openApi?.owns(path) === true || underApi(path),
     async fetch(request, transport = {}) {
       return toFetchResponse(await respond(toPlainRequest(request, simulator.bodyLimit, transport)), request.method, request.signal)

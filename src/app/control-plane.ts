@@ -61,6 +61,8 @@ export interface ControlPlane {
   respond(request: PlainRequest): PlainResponse | Promise<PlainResponse>
   /** Ends every open event stream, so that a server's drain is not held up by dashboards left open. */
   closeStreams(): void
+  /** Throws the `ApiError` the control plane's per-request guard refuses a request with, if it does (see `guard`). */
+  check(request: PlainRequest): void
 }
 
 export function createControlPlane(simulator: SimulatorCore, options: ControlOptions = {}): ControlPlane {
@@ -160,6 +162,7 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
     methods: [...new Set(routes.map((route) => route.method))],
     routes: routes.map(({ method, path, name }) => ({ method, path, name })),
     closeStreams: () => streams.closeAll(),
+    check: (request) => guard(request, options, request.method === 'GET' && (request.path.slice(controlPath.length) || '/') === '/'),
     respond(request) {
       // `/__sim` is the dashboard too, as `/__sim/` (its links are absolute).
       const path = request.path.slice(controlPath.length) || '/'

@@ -141,19 +141,41 @@ async function toServerOptions(options: CliOptions, config: ConfigData, output: 
   }
 }
 
-/** The user's MSW handlers: a module's default export or its `handlers` export, an array of handlers. */
+/**
+ * The user's MSW handlers: a module's default export or its `handlers` export, an array of handlers. A handler is
+ * what msw's `getResponse` can call: an object with a `run` method (its only call, `executeHandlers` in msw 2 and 3),
+ * so handlers from another copy of msw pass; `[{ run: 1 }]` passed the old `'run' in handler` and made every request
+ * a 500. The import is bounded by `defaults.handlersLoadTimeoutMs`: a top-level await that never settled hung
+ * start-up silently (with a timer running) or ended it with Node's exit 13.
+ */
 async function loadHandlers(path: string): Promise<RequestHandler[]> {
   let module: { default?: unknown; handlers?: unknown }
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>(() => {
+    timer = setTimeout(() => {
+      // The import cannot be cancelled, and the module's own timers would keep the process alive after the usage error.
+      process.stderr.write(`petstore-sim: --handlers: ${path} did not finish loading within ${defaults.handlersLoadTimeoutMs} ms\n`)
+      process.exit(usageExitCode)
+    }, defaults.handlersLoadTimeoutMs)
+  })
   try {
-    module = (await import(pathToFileURL(resolve(path)).href)) as typeof module
+    module = (await Promise.race([import(pathToFileURL(resolve(path)).href), timeout])) as typeof module
   } catch (error) {
     throw new UsageError(`--handlers: cannot load ${path} (${(error as Error).message.split('\n', 1)[0]})`)
+  } finally {
+    clearTimeout(timer)
   }
   const handlers = module.handlers ?? module.default
-  if (!Array.isArray(handlers) || !handlers.every((handler) => typeof handler === 'object' && handler !== null && 'run' in handler)) {
-    throw new UsageError(`--handlers: ${path} must export an array of MSW handlers, as its default export or as "handlers"`)
+  const invalid = Array.isArray(handlers) ? handlers.findIndex((handler) => !isRequestHandler(handler)) : -1
+  if (!Array.isArray(handlers) || invalid !== -1) {
+    const which = invalid === -1 ? '' : ` (entry ${invalid} has no run method)`
+    throw new UsageError(`--handlers: ${path} must export an array of MSW handlers, as its default export or as "handlers"${which}`)
   }
   return handlers as RequestHandler[]
+}
+
+function isRequestHandler(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && typeof (value as { run?: unknown }).run === 'function'
 }
 
 /** The rules of `--faults` (a JSON array), then those of each `--fault` (the short text form). */

@@ -29,8 +29,14 @@ export function createMswLane(options: MswLaneOptions): FetchLane {
   const handlers = [...(options.handlers ?? []), ...simulatorHandlers]
   return async (request, transport) => {
     if (request.method !== 'OPTIONS' && handlers.length > 0) {
-      transports.set(request, transport)
-      const answered = await getResponse(handlers as RequestHandler[], request)
+      // The control plane's guard first: a user handler under /__sim must not answer a foreign Origin or Host.
+      const refusal = app.controlRefusal(request, transport)
+      if (refusal !== undefined) return refusal
+      // A clone for the handlers: one that reads the body (a catch-all logging it) leaves the simulator its own
+      // copy; reading the consumed original made createPet a 500 "Unexpected simulator error".
+      const handed = request.body === null ? request : request.clone()
+      transports.set(handed, transport)
+      const answered = await getResponse(handlers as RequestHandler[], handed)
       if (answered !== undefined) return applyCorsToFetchResponse(request, answered)
     }
     return app.fetch(request, transport)

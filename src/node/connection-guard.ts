@@ -84,6 +84,8 @@ export class ConnectionGuard {
       return
     }
     state.waiting.push([incoming, outgoing, serveOrRefuse])
+    // Draining: the answer in flight was marked to close the connection; a request behind it is answered (503) first.
+    if (this.#draining) keepOpen(state.current)
   }
 
   /**
@@ -99,20 +101,31 @@ export class ConnectionGuard {
     return state.lastIncoming === undefined || state.lastIncoming.complete
   }
 
+  /** The request being answered on this socket while its body is still arriving, if any. */
+  receiving(socket: Socket): IncomingMessage | undefined {
+    const state = this.#states.get(socket)
+    return state?.current !== undefined && state.lastIncoming?.complete === false ? state.lastIncoming : undefined
+  }
+
   /**
    * Starts the drain: responses not yet begun get `Connection: close`, and
    * requests whose turn comes later are refused.
    */
   drain(): void {
     this.#draining = true
-    for (const outgoing of this.#inFlight) markClosing(outgoing)
+    for (const outgoing of this.#inFlight) {
+      const socket = outgoing.socket
+      const waiting = socket === null ? 0 : (this.#states.get(socket)?.waiting.length ?? 0)
+      if (waiting === 0) markClosing(outgoing)
+    }
   }
 
   #start(socket: Socket, state: ConnectionState, incoming: IncomingMessage, outgoing: ServerResponse, serve: Serve): void {
     state.current = outgoing
     state.lastIncoming = incoming
     this.#inFlight.add(outgoing)
-    if (this.#draining) markClosing(outgoing)
+    // The last answer of a draining connection closes it; those before it leave it open for the 503s behind them.
+    if (this.#draining && state.waiting.length === 0) markClosing(outgoing)
     // 'close' follows 'finish' (the last byte handed to the kernel) or the socket's end; by then Node has
     // given the socket to the next response it queued (resOnFinish in lib/_http_server.js).
     outgoing.once('close', () => {
@@ -132,6 +145,16 @@ export class ConnectionGuard {
     }
     this.#start(socket, state, entry[0], entry[1], entry[2])
   }
+}
+
+/**
+ * Undoes {@link markClosing} on a response not yet begun, for a request that
+ * arrived behind it during a drain: without it that request, pipelined or
+ * sent after the signal, got no answer at all (the socket ended after the
+ * answer before it), where the documented answer is a 503 `shutting_down`.
+ */
+function keepOpen(outgoing: ServerResponse | undefined): void {
+  if (outgoing !== undefined && !outgoing.headersSent && !outgoing.writableEnded) outgoing.removeHeader('Connection')
 }
 
 /** `Connection: close` on a response not yet begun: Node then ends the socket after it (`_last`). */

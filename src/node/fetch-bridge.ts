@@ -5,7 +5,7 @@ import type { TransportFault } from '../core/faults/fault-rules.ts'
 import type { BodyBudget } from './body-budget.ts'
 import { readBody } from './request-body.ts'
 import { originForm } from './request-view.ts'
-import { dropConnection } from './response-writer.ts'
+import { dropConnection, endWhenServerCloses } from './response-writer.ts'
 
 /**
  * Builds a Fetch `Request` from a Node request, for the lanes that serve
@@ -14,7 +14,7 @@ import { dropConnection } from './response-writer.ts'
  * body parser before the middleware has read it. A request Node could parse
  * but Fetch cannot represent is a 400 `bad_request`.
  */
-export function toFetchRequest(incoming: IncomingMessage, bodyLimit: number, budget?: BodyBudget): Request {
+export function toFetchRequest(incoming: IncomingMessage, bodyLimit: number, budget?: BodyBudget, beforeRead?: () => void): Request {
   const target = originForm(incoming.url ?? '')
   if (!target.startsWith('/')) {
     throw new ApiError('bad_request', `The request target must be a path (got ${JSON.stringify(target.slice(0, 100))})`)
@@ -33,7 +33,7 @@ export function toFetchRequest(incoming: IncomingMessage, bodyLimit: number, bud
     return new Request(originOf(incoming) + target, {
       method,
       headers,
-      ...(hasBody ? { body: lazyBody(incoming, bodyLimit, budget), duplex: 'half' } : {}),
+      ...(hasBody ? { body: lazyBody(incoming, bodyLimit, budget, beforeRead), duplex: 'half' } : {}),
     } as RequestInit)
   } catch (error) {
     throw new ApiError('bad_request', `Malformed request: ${(error as Error).message}`)
@@ -48,11 +48,16 @@ export function toFetchRequest(incoming: IncomingMessage, bodyLimit: number, bud
  * headers), not an answer before the API. A stream errored with an error
  * makes `request.arrayBuffer()` (and its clones') reject with that error.
  */
-function lazyBody(incoming: IncomingMessage, bodyLimit: number, budget: BodyBudget | undefined): ReadableStream<Uint8Array> {
+function lazyBody(
+  incoming: IncomingMessage,
+  bodyLimit: number,
+  budget: BodyBudget | undefined,
+  beforeRead: (() => void) | undefined,
+): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
-        const bytes = await readBody(incoming, bodyLimit, budget)
+        const bytes = await readBody(incoming, bodyLimit, budget, beforeRead)
         if (bytes.byteLength > 0) controller.enqueue(bytes)
         controller.close()
       } catch (error) {
@@ -63,7 +68,17 @@ function lazyBody(incoming: IncomingMessage, bodyLimit: number, budget: BodyBudg
 }
 
 /**
- * Writes a Fetch `Response` to a Node response, with its `Content-Length`.
+ * Writes a Fetch `Response` to a Node response. A body that ends within
+ * {@link wholeBodyBytes} is written whole, with its `Content-Length`; a longer
+ * one (a user handler's stream) is written as it comes, chunked, with Node's
+ * backpressure, and cancelled when the connection closes. Buffering every body
+ * whole let a handler that streams forever grow RSS without end after its
+ * client left (80 -> 251 MiB in 20 s). A body that breaks off breaks the
+ * connection: what arrived is written under the `Content-Length` the response
+ * declared (a fault's `truncate`) or chunked without its last chunk, then the
+ * connection is dropped; it was a complete-looking answer with the length of
+ * what arrived (`Content-Length: 0` when nothing had).
+ *
  * A fault rule's damage arrives as `toFetchResponse` (`app/fetch-lane.ts`)
  * renders it for a fetch, and is carried out here on the connection, one case
  * per kind: adding a kind to `transportFaults` fails to compile until this
@@ -72,17 +87,13 @@ function lazyBody(incoming: IncomingMessage, bodyLimit: number, budget: BodyBudg
 export async function sendFetchResponse(outgoing: ServerResponse, response: Response, method: string | undefined): Promise<void> {
   if (response.type !== 'error' && response.body !== null && response.headers.get('content-type')?.startsWith('text/event-stream') === true)
     return pipeStream(outgoing, response, response.body)
-  const { bytes: body, broken } = response.type === 'error' ? { bytes: undefined, broken: false } : await readAll(response)
-  const headers: Record<string, string | string[] | number> = {}
-  response.headers.forEach((value, name) => {
-    if (name !== 'set-cookie') headers[name] = value
-  })
-  const cookies = response.headers.getSetCookie()
-  if (cookies.length > 0) headers['set-cookie'] = cookies
-  // A HEAD's answer carries the GET's Content-Length and no body.
-  if (response.status !== 204 && response.status !== 304 && !(method === 'HEAD' && headers['content-length'] !== undefined))
-    headers['content-length'] = body?.length ?? 0
-  const fault = faultShownBy(response, broken)
+  const reader = response.type === 'error' || response.body === null ? undefined : response.body.getReader()
+  // Cancelled whenever the connection closes first, whatever phase the writing is in.
+  outgoing.once('close', () => void reader?.cancel().catch(() => {}))
+  const start = reader === undefined || method === 'HEAD' ? { chunks: [], state: 'done' as const } : await readStart(reader)
+  if (method === 'HEAD') void reader?.cancel().catch(() => {})
+  const headers = headersOf(response)
+  const fault = faultShownBy(response, start.state === 'broken')
   if (fault !== undefined) {
     switch (fault) {
       case 'reset':
@@ -91,12 +102,9 @@ export async function sendFetchResponse(outgoing: ServerResponse, response: Resp
         dropConnection(outgoing)
         return
       case 'truncate':
-        // A HEAD has no body to cut: its status and headers, as they would have been.
-        if (method === 'HEAD') break
-        // What arrived, under the full Content-Length, then the connection dropped.
-        headers['content-length'] = response.headers.get('content-length') ?? headers['content-length']!
+        // What arrived, under the Content-Length the response declared (or chunked, unended), then the connection dropped.
         outgoing.writeHead(response.status, headers)
-        outgoing.write(body ?? Buffer.alloc(0), () => dropConnection(outgoing))
+        outgoing.write(Buffer.concat(start.chunks), () => dropConnection(outgoing))
         return
       case 'empty':
         // An answer with an empty body (and `Content-Length: 0`): written as any other.
@@ -107,8 +115,85 @@ export async function sendFetchResponse(outgoing: ServerResponse, response: Resp
       }
     }
   }
+  if (start.state === 'more') {
+    outgoing.writeHead(response.status, headers)
+    await pipeRest(outgoing, reader!, start.chunks)
+    return
+  }
+  const body = reader === undefined || method === 'HEAD' ? undefined : Buffer.concat(start.chunks)
+  // A HEAD's answer carries the GET's Content-Length and no body.
+  if (response.status !== 204 && response.status !== 304 && !(method === 'HEAD' && headers['content-length'] !== undefined))
+    headers['content-length'] = body?.length ?? 0
   outgoing.writeHead(response.status, headers)
-  outgoing.end(method === 'HEAD' ? undefined : body)
+  outgoing.end(body)
+}
+
+/**
+ * The most bytes of a body read before its headers are written: a body that
+ * ends within them gets a `Content-Length` (every answer of the simulator's
+ * own handlers is far smaller: a page of 100 pets is about 12 KiB), a longer
+ * one is streamed.
+ */
+const wholeBodyBytes = 256 * 1024
+
+/** The body's first bytes: all of it (`done`), up to {@link wholeBodyBytes} with more to come, or what came before it broke. */
+async function readStart(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+): Promise<{ chunks: Uint8Array[]; state: 'done' | 'more' | 'broken' }> {
+  const chunks: Uint8Array[] = []
+  let bytes = 0
+  try {
+    while (bytes <= wholeBodyBytes) {
+      const { done, value } = await reader.read()
+      if (done) return { chunks, state: 'done' }
+      chunks.push(value)
+      bytes += value.byteLength
+    }
+    return { chunks, state: 'more' }
+  } catch {
+    return { chunks, state: 'broken' }
+  }
+}
+
+/** The rest of a long body, as it comes, with backpressure; a stream that breaks drops the connection (no last chunk). */
+async function pipeRest(outgoing: ServerResponse, reader: ReadableStreamDefaultReader<Uint8Array>, first: Uint8Array[]): Promise<void> {
+  for (const chunk of first) outgoing.write(chunk)
+  try {
+    for (;;) {
+      if (outgoing.destroyed) return
+      if (outgoing.writableNeedDrain) await drained(outgoing)
+      if (outgoing.destroyed) return
+      const { done, value } = await reader.read()
+      if (done) break
+      outgoing.write(value)
+    }
+  } catch {
+    // The stream broke (or was cancelled because the client left): the answer must not look complete.
+    dropConnection(outgoing)
+    return
+  }
+  if (!outgoing.writableEnded && !outgoing.destroyed) outgoing.end()
+}
+
+/** Resolves on the response's next `drain` or its `close`, and takes both listeners off (a `close` listener per wait piled up). */
+function drained(outgoing: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      outgoing.off('drain', done).off('close', done)
+      resolve()
+    }
+    outgoing.once('drain', done).once('close', done)
+  })
+}
+
+function headersOf(response: Response): Record<string, string | string[] | number> {
+  const headers: Record<string, string | string[] | number> = {}
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') headers[name] = value
+  })
+  const cookies = response.headers.getSetCookie()
+  if (cookies.length > 0) headers['set-cookie'] = cookies
+  return headers
 }
 
 /**
@@ -137,32 +222,17 @@ async function pipeStream(outgoing: ServerResponse, response: Response, body: Re
   outgoing.writeHead(response.status, headers)
   const reader = body.getReader()
   outgoing.once('close', () => void reader.cancel().catch(() => {}))
+  endWhenServerCloses(outgoing, () => void reader.cancel().catch(() => {}))
   try {
     for (;;) {
       const { done, value } = await reader.read()
       if (done || outgoing.destroyed) break
-      if (!outgoing.write(value)) await new Promise((resolve) => outgoing.once('drain', resolve).once('close', resolve))
+      if (!outgoing.write(value)) await drained(outgoing)
     }
   } catch {
     // Cancelled because the client went away: nothing left to write to.
   }
   if (!outgoing.writableEnded && !outgoing.destroyed) outgoing.end()
-}
-
-/** The body's bytes, and whether the stream broke off before its end. */
-async function readAll(response: Response): Promise<{ bytes: Buffer | undefined; broken: boolean }> {
-  if (response.body === null) return { bytes: undefined, broken: false }
-  const chunks: Uint8Array[] = []
-  const reader = response.body.getReader()
-  try {
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) return { bytes: Buffer.concat(chunks), broken: false }
-      chunks.push(value)
-    }
-  } catch {
-    return { bytes: Buffer.concat(chunks), broken: true }
-  }
 }
 
 /**

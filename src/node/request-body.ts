@@ -11,9 +11,10 @@ import type { BodyBudget } from './body-budget.ts'
  * from it as it arrives, and the body waits, unread, while the server holds
  * too many bytes of bodies (see {@link BodyBudget} and `collectBody`).
  * A body a middleware mounted before has already read is taken from where it
- * left it ({@link consumedBody}), within the same limit.
+ * left it ({@link consumedBody}), within the same limit. `beforeRead` runs
+ * just before the stream is read: the server's `100 Continue`.
  */
-export function readBody(incoming: IncomingMessage, limit: number, budget?: BodyBudget): Promise<Uint8Array> {
+export function readBody(incoming: IncomingMessage, limit: number, budget?: BodyBudget, beforeRead?: () => void): Promise<Uint8Array> {
   const lengthHeader = incoming.headers['content-length']
   const declared = lengthHeader === undefined ? undefined : Number(lengthHeader)
   if (declared !== undefined && declared > limit) {
@@ -28,6 +29,8 @@ export function readBody(incoming: IncomingMessage, limit: number, budget?: Body
   }
   if (parsed !== undefined) return parsed.byteLength > limit ? Promise.reject(payloadTooLarge(limit)) : Promise.resolve(parsed)
   const length = declared !== undefined && Number.isSafeInteger(declared) && declared >= 0 ? declared : undefined
+  // `100 Continue`, for a client that waits for it: only now, once the request is authenticated and within its limits.
+  beforeRead?.()
   return collectBody(incoming, limit, length, budget)
 }
 
@@ -103,15 +106,31 @@ function collectBody(
       waiting?.cancel()
       for (const release of taken.splice(0)) release()
     }
+    // The minimum data rate: a byte every `idleTimeoutMs` while the body is read (not while it waits for the budget,
+    // which is not the client's doing). Hoarders that sent a body but its last byte held their share of the budget
+    // until the request timeout (30 s).
+    const idleMs = budget?.idleTimeoutMs ?? 0
+    let idle: ReturnType<typeof setTimeout> | undefined
+    const rearm = () => {
+      if (idleMs <= 0 || done) return
+      clearTimeout(idle)
+      idle = setTimeout(() => {
+        if (waitingChunks > 0) rearm()
+        else fail(new ApiError('request_timeout', `The request body stalled: no byte for ${idleMs} ms`, { Connection: 'close' }))
+      }, idleMs)
+    }
     const fail = (error: unknown) => {
       if (done) return
       done = true
+      clearTimeout(idle)
+      untrack()
       giveBack()
       incoming.off('data', onData)
       incoming.resume()
       reject(error)
     }
     const onData = (chunk: Buffer) => {
+      rearm()
       size += chunk.length
       if (size > limit || (length !== undefined && size > length)) return fail(payloadTooLarge(limit))
       if (budget === undefined) {
@@ -119,7 +138,7 @@ function collectBody(
         return
       }
       // The common case: room in the budget and no chunk of this body still waiting. No pause, no promise.
-      const release = waitingChunks === 0 ? budget.take(chunk.length) : undefined
+      const release = waitingChunks === 0 ? budget.take(chunk.length, Math.max(size, length ?? 0)) : undefined
       if (release !== undefined) {
         taken.push(release)
         chunks.push(chunk)
@@ -127,7 +146,7 @@ function collectBody(
       }
       waitingChunks++
       incoming.pause()
-      const reservation = budget.reserve(chunk.length)
+      const reservation = budget.reserve(chunk.length, Math.max(size, length ?? 0))
       inOrder = inOrder
         .then(() => {
           waiting = reservation
@@ -142,10 +161,14 @@ function collectBody(
           incoming.resume()
         })
     }
+    const untrack = budget?.track(incoming, fail) ?? (() => {})
     incoming.on('data', onData)
+    rearm()
     const finish = () => {
       if (done) return
       done = true
+      clearTimeout(idle)
+      untrack()
       resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size))
       // The bytes are the pipeline's now; it reads them at once (decoding or refusing them).
       giveBack()

@@ -10,7 +10,7 @@ import { loadMswLane } from './msw-lane-loader.ts'
 import { createNodeApp } from './node-app.ts'
 import { fromIncomingMessage } from './request-view.ts'
 import { logAnswer, loggerFor, type LogFormat, type RequestLogger } from './request-log.ts'
-import { writePlainResponse } from './response-writer.ts'
+import { dropIfNotTaken, writePlainResponse } from './response-writer.ts'
 import { assertSupportedNode } from './supported-node.ts'
 
 /** How a listener serves: the app, how it logs, and optionally msw in front. */
@@ -35,6 +35,17 @@ export interface ListenerOptions {
    * a body past it waits, unread, for its turn. Default 32 MiB.
    */
   readonly maxBufferedBodyBytes?: number
+  /**
+   * How long a request body being read may go without a byte before it is
+   * answered 408 `request_timeout` (a minimum data rate). Default 5000; 0: no limit.
+   */
+  readonly bodyIdleTimeoutMs?: number
+  /**
+   * How long a client may take to take an answer (its bytes handed to the
+   * kernel); past it the connection is dropped. Default 10 000; 0: no limit.
+   * Event streams are exempt.
+   */
+  readonly sendTimeoutMs?: number
 }
 
 type NodeListener = (incoming: IncomingMessage, outgoing: ServerResponse) => void
@@ -53,25 +64,45 @@ export interface ServingListener {
   readonly app: App
   readonly ready: Promise<void>
   readonly send: Send
+  /** The bytes of bodies held at once, and the bodies being read (a drain ends them). */
+  readonly budget: BodyBudget
+  /** Logs an answer written some other way than `send` (a `CONNECT`'s, as raw bytes). */
+  readonly record: (incoming: IncomingMessage, response: PlainResponse, started: number) => void
   /** The start of a request, for its log record's duration: not read (0) when nothing is logged. */
   readonly startTimer: () => number
 }
 
 /** The listener of {@link createRequestListener}, with its `send`, for `createServer`. */
-export function createServingListener(options: ListenerOptions = {}): ServingListener {
+export function createServingListener(options: ListenerOptions = {}, server?: { readonly sendsContinue: boolean }): ServingListener {
   assertSupportedNode()
   const app = options.app ?? createNodeApp()
   const log = loggerFor(options.log ?? defaults.libraryLog)
   const { bodyLimit } = app.simulator
-  const budget = new BodyBudget(options.maxBufferedBodyBytes ?? defaults.maxBufferedBodyBytes)
+  const bodyIdleTimeoutMs = options.bodyIdleTimeoutMs ?? defaults.bodyIdleTimeoutMs
+  if (!Number.isSafeInteger(bodyIdleTimeoutMs) || bodyIdleTimeoutMs < 0)
+    throw new RangeError(`bodyIdleTimeoutMs must be a whole number of milliseconds, got ${bodyIdleTimeoutMs}`)
+  const budget = new BodyBudget(options.maxBufferedBodyBytes ?? defaults.maxBufferedBodyBytes, bodyIdleTimeoutMs)
   const useMsw = (options.handlers !== undefined && options.handlers.length > 0) || options.engine === 'msw'
   // msw is imported only for these lanes, and the import starts now: `ready` says when it is done.
   const lane = useMsw ? loadMswLane(app, options) : undefined
   const startTimer = log === undefined ? () => 0 : () => performance.now()
+  // A server that listens for 'checkContinue' sends `100 Continue` itself, when the body is read: after authentication
+  // and the limits, so that a request refused anyway (401, 413) is refused before its body is sent. Under a host's
+  // server (the middleware) Node has sent it already.
+  const continueFor = (incoming: IncomingMessage, outgoing: ServerResponse): (() => void) | undefined =>
+    server?.sendsContinue === true && incoming.headers.expect?.toLowerCase() === '100-continue'
+      ? () => {
+          if (!outgoing.headersSent) outgoing.writeContinue()
+        }
+      : undefined
 
+  const sendTimeoutMs = options.sendTimeoutMs ?? defaults.sendTimeoutMs
+  if (!Number.isSafeInteger(sendTimeoutMs) || sendTimeoutMs < 0)
+    throw new RangeError(`sendTimeoutMs must be a whole number of milliseconds, got ${sendTimeoutMs}`)
   const send: Send = (incoming, outgoing, response, started) => {
     try {
       writePlainResponse(outgoing, response, incoming.method)
+      if (response.stream === undefined) dropIfNotTaken(outgoing, sendTimeoutMs)
     } catch {
       outgoing.destroy()
     }
@@ -83,21 +114,26 @@ export function createServingListener(options: ListenerOptions = {}): ServingLis
       ? (incoming, outgoing) => {
           const started = startTimer()
           // The app turns every error into a response, so `respond` neither throws nor rejects.
-          const response = app.respond(fromIncomingMessage(incoming, bodyLimit, budget))
+          const response = app.respond(fromIncomingMessage(incoming, bodyLimit, budget, continueFor(incoming, outgoing)))
           if (isPromiseLike(response)) response.then((answered) => send(incoming, outgoing, answered, started))
           else send(incoming, outgoing, response, started)
         }
       : (incoming, outgoing) => {
           const started = startTimer()
-          void serveThroughLane(lane, incoming, outgoing, bodyLimit, budget).then(
+          void serveThroughLane(lane, incoming, outgoing, bodyLimit, budget, continueFor(incoming, outgoing)).then(
             (status) => {
+              // Whole answers only: a streamed one is still being written, with backpressure, when this resolves.
+              if (outgoing.writableEnded) dropIfNotTaken(outgoing, sendTimeoutMs)
               if (log !== undefined) logAnswer(log, incoming, { status }, started)
             },
             // Only the bridge's own errors (413, an unrepresentable request) reach here: the lane answers everything else.
             (error: unknown) => send(incoming, outgoing, errorResponse(error), started),
           )
         }
-  return { listener, app, ready: lane === undefined ? Promise.resolve() : lane.then(() => undefined), send, startTimer }
+  const record = (incoming: IncomingMessage, response: PlainResponse, started: number) => {
+    if (log !== undefined) logAnswer(log, incoming, response, started)
+  }
+  return { listener, app, ready: lane === undefined ? Promise.resolve() : lane.then(() => undefined), send, record, startTimer, budget }
 }
 
 /** Answers a request through the msw lane; resolves with the status sent, rejects with what was not sent. */
@@ -107,8 +143,11 @@ async function serveThroughLane(
   outgoing: ServerResponse,
   bodyLimit: number,
   budget: BodyBudget,
+  beforeRead: (() => void) | undefined,
 ): Promise<number> {
-  const response = await (await lane)(await toFetchRequest(incoming, bodyLimit, budget), { clientAddress: incoming.socket.remoteAddress })
+  const response = await (await lane)(await toFetchRequest(incoming, bodyLimit, budget, beforeRead), {
+    clientAddress: incoming.socket.remoteAddress,
+  })
   await sendFetchResponse(outgoing, response, incoming.method)
   return response.status
 }

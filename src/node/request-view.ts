@@ -20,9 +20,16 @@ class IncomingRequestView implements PlainRequest {
   readonly #incoming: IncomingMessage
   readonly #bodyLimit: number
   readonly #budget: BodyBudget | undefined
+  readonly #beforeRead: (() => void) | undefined
   #body: Promise<Uint8Array> | undefined
 
-  constructor(incoming: IncomingMessage, bodyLimit: number, transport: TransportFacts, budget: BodyBudget | undefined) {
+  constructor(
+    incoming: IncomingMessage,
+    bodyLimit: number,
+    transport: TransportFacts,
+    budget: BodyBudget | undefined,
+    beforeRead: (() => void) | undefined,
+  ) {
     const target = originForm(incoming.url ?? '')
     const queryStart = target.indexOf('?')
     this.method = incoming.method ?? 'GET'
@@ -32,6 +39,7 @@ class IncomingRequestView implements PlainRequest {
     this.#incoming = incoming
     this.#bodyLimit = bodyLimit
     this.#budget = budget
+    this.#beforeRead = beforeRead
   }
 
   get authority(): string | undefined {
@@ -48,7 +56,7 @@ class IncomingRequestView implements PlainRequest {
   }
 
   readBody(): Promise<Uint8Array> {
-    this.#body ??= readBody(this.#incoming, this.#bodyLimit, this.#budget)
+    this.#body ??= readBody(this.#incoming, this.#bodyLimit, this.#budget, this.#beforeRead)
     return this.#body
   }
 }
@@ -66,8 +74,13 @@ export function originForm(target: string): string {
 }
 
 /** The direct lane's view of a Node request. */
-export function fromIncomingMessage(incoming: IncomingMessage, bodyLimit: number, budget?: BodyBudget): PlainRequest {
-  return new IncomingRequestView(incoming, bodyLimit, { clientAddress: incoming.socket.remoteAddress }, budget)
+export function fromIncomingMessage(
+  incoming: IncomingMessage,
+  bodyLimit: number,
+  budget?: BodyBudget,
+  beforeRead?: () => void,
+): PlainRequest {
+  return new IncomingRequestView(incoming, bodyLimit, { clientAddress: incoming.socket.remoteAddress }, budget, beforeRead)
 }
 
 /** A header's value from Node's raw name/value list, by lower-case name; repeated fields joined with `, `. */

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import type { TransportFault } from '../core/faults/fault-rules.ts'
 import type { PlainResponse, ResponseStream } from '../core/pipeline/plain-http.ts'
 
@@ -76,6 +77,47 @@ function writeStream(outgoing: ServerResponse, response: PlainResponse, stream: 
     },
   })
   outgoing.once('close', close)
+  endWhenServerCloses(outgoing, () => {
+    close()
+    if (writable()) outgoing.end()
+  })
+}
+
+/**
+ * Ends a stream once the server it is served by stops listening. A server of
+ * ours ends streams itself when it drains; under `createMiddleware` the host's
+ * `server.close()` waits for every connection, and an open dashboard's stream
+ * never ends: the host's close stayed pending for as long as the page was open.
+ * Node gives no event when a close begins, so the server is looked at each
+ * {@link serverWatchMs}; the timer ends with the stream and keeps no process alive.
+ */
+export function endWhenServerCloses(outgoing: ServerResponse, end: () => void): void {
+  const server = (outgoing.socket as (Socket & { server?: { listening?: boolean } }) | null)?.server
+  if (server === undefined) return
+  const timer = setInterval(() => {
+    if (server.listening === false) {
+      clearInterval(timer)
+      end()
+    }
+  }, serverWatchMs)
+  timer.unref()
+  outgoing.once('close', () => clearInterval(timer))
+}
+
+/** How often a stream looks whether its server still listens: 500 ms, so a host's close waits at most that for it. */
+const serverWatchMs = 500
+
+/**
+ * Drops the connection when a written answer has not been taken whole within
+ * `ms` (see `defaults.sendTimeoutMs`): `finish` is when its last byte reached
+ * the kernel. Nothing to do for an answer already taken, or with `ms` 0.
+ */
+export function dropIfNotTaken(outgoing: ServerResponse, ms: number): void {
+  if (ms <= 0 || outgoing.writableFinished || outgoing.destroyed) return
+  const timer = setTimeout(() => dropConnection(outgoing), ms)
+  timer.unref()
+  const clear = () => clearTimeout(timer)
+  outgoing.once('finish', clear).once('close', clear)
 }
 
 /** A `hang`: nothing is answered, and the connection is dropped after `hangMs` (the timer ends with the socket). */

@@ -6,6 +6,7 @@ import { ApiError } from '../core/pipeline/api-error.ts'
 import { errorResponse } from '../core/pipeline/plain-http.ts'
 import { defaults } from '../core/simulator/defaults.ts'
 import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
+import { answerConnect } from './connect-request.ts'
 import { ConnectionGuard } from './connection-guard.ts'
 import { clientErrorAnswer, originInRawPacket, rawHttpResponse } from './raw-client-error.ts'
 import { openStateFile, type StateFileOptions } from './state-file.ts'
@@ -74,25 +75,19 @@ export function createServer(options: ServerOptions = {}): SimulatorServer {
   if (!Number.isSafeInteger(maxPipelinedRequests) || maxPipelinedRequests < 0)
     throw new RangeError(`maxPipelinedRequests must be a whole number, got ${maxPipelinedRequests}`)
 
-  const { listener, app, ready, send, startTimer } = createServingListener(options)
+  const { listener, app, ready, send, record, startTimer, budget } = createServingListener(options, { sendsContinue: true })
   const guard = new ConnectionGuard({ maxPipelinedRequests })
-  const answer = (incoming: IncomingMessage, outgoing: ServerResponse, error: ApiError) => {
+  const answer = (incoming: IncomingMessage, outgoing: ServerResponse, error: ApiError, close = true) => {
     const started = startTimer()
     send(
       incoming,
       outgoing,
-      applyCors(fromIncomingMessage(incoming, app.simulator.bodyLimit), errorResponse(error, { Connection: 'close' })),
+      applyCors(fromIncomingMessage(incoming, app.simulator.bodyLimit), errorResponse(error, close ? { Connection: 'close' } : {})),
       started,
     )
   }
-  const refuseDraining = (incoming: IncomingMessage, outgoing: ServerResponse) =>
-    answer(
-      incoming,
-      outgoing,
-      new ApiError('shutting_down', 'The simulator is shutting down; retry on a new connection', {
-        'Retry-After': String(shutdownRetryAfterSeconds),
-      }),
-    )
+  // The guard marks the last answer of a draining connection `Connection: close`; a 503 with requests behind it leaves it open for them.
+  const refuseDraining = (incoming: IncomingMessage, outgoing: ServerResponse) => answer(incoming, outgoing, shuttingDown(), false)
   // Node answers these two itself, with an empty body: its Host check is turned off below and done here, and
   // 'checkExpectation' replaces its bare 417 (lib/_http_server.js, parserOnIncoming).
   const serve = (incoming: IncomingMessage, outgoing: ServerResponse) => {
@@ -121,11 +116,22 @@ export function createServer(options: ServerOptions = {}): SimulatorServer {
     },
     (incoming, outgoing) => guard.handle(incoming, outgoing, serve, refuseDraining),
   )
+  // `Expect: 100-continue`: served as any request; the listener sends `100 Continue` when it reads the body.
+  server.on('checkContinue', (incoming: IncomingMessage, outgoing: ServerResponse) =>
+    guard.handle(incoming, outgoing, serve, refuseDraining),
+  )
   server.on('checkExpectation', (incoming: IncomingMessage, outgoing: ServerResponse) =>
     guard.handle(incoming, outgoing, refuseExpectation, refuseDraining),
   )
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     const apiError = clientErrorAnswer(error, socket, headersTimeout, requestTimeout)
+    // A body timed out while the API reads it: the API answers the 408 (journaled and logged as one; it was a 400,
+    // "the connection closed"), closing the connection; Node's own timer still cuts a client that does not take it.
+    const receiving = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && apiError !== undefined ? guard.receiving(socket) : undefined
+    if (receiving !== undefined && budget.failRead(receiving, new ApiError(apiError!.code, apiError!.message, { Connection: 'close' }))) {
+      if (headersTimeout > 0) setTimeout(() => socket.destroy(), headersTimeout).unref()
+      return
+    }
     if (apiError === undefined || !socket.writable || !guard.canAnswerClientError(socket)) {
       socket.destroy()
       return
@@ -138,6 +144,15 @@ export function createServer(options: ServerOptions = {}): SimulatorServer {
     if (headersTimeout > 0) setTimeout(() => socket.destroy(), headersTimeout).unref()
   })
 
+  const connectContext = {
+    app,
+    record,
+    startTimer,
+    sendTimeoutMs: headersTimeout,
+    refusal: (incoming: IncomingMessage) => (lacksHost(incoming) ? missingHost() : guard.draining ? shuttingDown() : undefined),
+  }
+  server.on('connect', (incoming: IncomingMessage, socket: Socket) => answerConnect(connectContext, incoming, socket))
+
   let closing: Promise<void> | undefined
   return {
     server,
@@ -146,6 +161,8 @@ export function createServer(options: ServerOptions = {}): SimulatorServer {
     close(graceMs = 5000) {
       closing ??= new Promise<void>((resolve) => {
         guard.drain()
+        // Bodies still arriving end now with the 503 (the request was not processed): a slow one held the exit for the grace.
+        budget.failReads(shuttingDown())
         // Open dashboards' event streams never finish by themselves: ended now, they do not hold the drain for the grace.
         app.closeStreams()
         const force = setTimeout(() => server.closeAllConnections(), graceMs)
@@ -197,6 +214,12 @@ function checkingInterval(headersTimeout: number, requestTimeout: number): numbe
 /** RFC 9112 section 3.2: an HTTP/1.1 request without Host is a 400. HTTP/1.0 needs none. */
 function lacksHost(incoming: IncomingMessage): boolean {
   return incoming.httpVersionMajor === 1 && incoming.httpVersionMinor >= 1 && incoming.headers.host === undefined
+}
+
+function shuttingDown(): ApiError {
+  return new ApiError('shutting_down', 'The simulator is shutting down; retry on a new connection', {
+    'Retry-After': String(shutdownRetryAfterSeconds),
+  })
 }
 
 function missingHost(): ApiError {

@@ -1,14 +1,15 @@
 // `npm run soak`: hostile clients against the real CLI at its default limits, one pattern at a time, each against
 // a fresh process so that each peak RSS (VmHWM in /proc/<pid>/status) is the pattern's own. Loopback only, every
-// loop bounded in count and time; about 2.5 minutes in all. Linux only (/proc, and 127.0.0.0/8 source addresses).
+// loop bounded in count and time; about 3.5 minutes in all. Linux only (/proc, and 127.0.0.0/8 source addresses).
 //
 //   npm run soak                      all patterns
 //   npm run soak -- slow-readers      some of them, by name
 //
 // Target: every peak under 256 MiB. Not part of `npm test`; test/node-lifecycle.test.ts has a small slow-reader check.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const binPath = fileURLToPath(new URL('../../bin/petstore-sim.js', import.meta.url))
@@ -24,9 +25,9 @@ interface Simulator {
 }
 
 /** The CLI as `npx petstore-sim` runs it (the bin's shebang flags), at its default limits. */
-async function startSimulator(): Promise<Simulator> {
+async function startSimulator(args: readonly string[] = []): Promise<Simulator> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PETSTORE_SIM_')))
-  const child = spawn(process.execPath, ['--max-semi-space-size=16', binPath, '--port', '0', '--log', 'silent'], {
+  const child = spawn(process.execPath, ['--max-semi-space-size=16', binPath, '--port', '0', '--log', 'silent', ...args], {
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
   })
@@ -81,7 +82,50 @@ interface PatternResult {
 interface Pattern {
   readonly name: string
   readonly what: string
+  /** Extra CLI flags for this pattern's simulator. */
+  readonly args?: readonly string[]
   run(simulator: Simulator): Promise<PatternResult>
+}
+
+/**
+ * A legitimate client's latency while a pattern runs: one GET /v1/pets?limit=1 with a valid key every 250 ms on a
+ * fresh connection, until `until`. A request that takes over 2 s counts as a stall.
+ */
+async function legitimateLatency(port: number, until: number): Promise<string> {
+  const times: number[] = []
+  let stalls = 0
+  while (Date.now() < until) {
+    const started = performance.now()
+    const response = await fetch(`http://127.0.0.1:${port}/v1/pets?limit=1`, {
+      headers: { Authorization: 'Bearer demo-enterprise-key' },
+      signal: AbortSignal.timeout(5000),
+    }).catch(() => undefined)
+    await response?.arrayBuffer().catch(() => undefined)
+    const took = performance.now() - started
+    if (response?.status !== 200 || took > 2000) stalls++
+    times.push(took)
+    await sleep(250)
+  }
+  times.sort((a, b) => a - b)
+  const at = (share: number) => (times[Math.min(times.length - 1, Math.floor(times.length * share))] ?? Number.NaN).toFixed(1)
+  return `legitimate GETs: ${times.length}, p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms, ${stalls} stalled or failed`
+}
+
+/** A --handlers module whose GET /endless streams 64 KiB chunks forever. */
+function endlessHandlersModule(): string {
+  // Inside the project, so that the module finds msw in its node_modules.
+  const cache = fileURLToPath(new URL('../../node_modules/.cache/', import.meta.url))
+  mkdirSync(cache, { recursive: true })
+  const directory = mkdtempSync(join(cache, 'petstore-soak-'))
+  const file = join(directory, 'endless-handlers.mjs')
+  writeFileSync(
+    file,
+    `import { http, HttpResponse } from 'msw'
+const chunk = new Uint8Array(64 * 1024).fill(120)
+export default [http.get('*/endless', () => new HttpResponse(new ReadableStream({ pull(controller) { controller.enqueue(chunk) } })))]
+`,
+  )
+  return file
 }
 
 /** 200 slow 1 MiB bodies (the default limit), with `key`. */
@@ -218,13 +262,112 @@ const patterns: Pattern[] = [
       }
     },
   },
+  {
+    name: 'adversarial-header',
+    what: 'six connections looping GET /v1/pets with Authorization: Bearer x<15,000 spaces>y, 15 s; a legitimate GET every 250 ms',
+    async run({ port }) {
+      const until = Date.now() + 15_000
+      const request = Buffer.from(`GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer x${' '.repeat(15_000)}y\r\n\r\n`)
+      let answered = 0
+      const loops = Array.from({ length: 6 }, async () => {
+        while (Date.now() < until) {
+          const socket = await open(port)
+          if (socket === undefined) continue
+          let pending = 0
+          socket.setEncoding('latin1').on('data', (chunk: string) => {
+            const count = chunk.match(/HTTP\/1\.1 /g)?.length ?? 0
+            answered += count
+            pending -= count
+          })
+          while (Date.now() < until && !gone(socket)) {
+            if (pending < 4) {
+              socket.write(request)
+              pending++
+            } else await sleep(1)
+          }
+          socket.destroy()
+        }
+      })
+      const latency = await legitimateLatency(port, until)
+      await Promise.all(loops)
+      return { notes: `${answered} hostile requests answered; ${latency}` }
+    },
+  },
+  {
+    name: 'endless-stream',
+    what: 'a --handlers module streaming GET /endless forever; 40 clients each reading about 1 MiB of it and leaving, again and again, 20 s',
+    get args() {
+      return ['--handlers', endlessHandlersModule()]
+    },
+    async run({ port }) {
+      const until = Date.now() + 20_000
+      let streams = 0
+      const loops = Array.from({ length: 40 }, async () => {
+        while (Date.now() < until) {
+          const socket = await open(port)
+          if (socket === undefined) continue
+          streams++
+          let received = 0
+          socket.on('data', (chunk: Buffer) => (received += chunk.length))
+          socket.write(get('/endless'))
+          const deadline = Date.now() + 2000
+          while (received < 1024 * 1024 && !gone(socket) && Date.now() < deadline) await sleep(5)
+          socket.destroy()
+        }
+      })
+      const latency = await legitimateLatency(port, until)
+      await Promise.all(loops)
+      return { notes: `${streams} streams started and left; ${latency}` }
+    },
+  },
+  {
+    name: 'non-reading-control',
+    what: 'a journal of about 13 MB (200 bodies of 60 KB), then 40 connections asking GET /__sim/requests and never reading, reconnecting when dropped, 20 s',
+    async run(simulator) {
+      const { port } = simulator
+      const padding = 'x'.repeat(60_000)
+      for (let index = 0; index < 200; index++) {
+        const response = await fetch(`http://127.0.0.1:${port}/v1/pets`, {
+          method: 'POST',
+          headers: { Authorization: 'Bearer demo-enterprise-key', 'Content-Type': 'application/json' },
+          body: JSON.stringify({ name: 'Big', categoryId: 1, padding }),
+        })
+        await response.arrayBuffer()
+      }
+      const until = Date.now() + 20_000
+      let asked = 0
+      let dropped = 0
+      const loops = Array.from({ length: 40 }, async () => {
+        while (Date.now() < until) {
+          const socket = await open(port)
+          if (socket === undefined) continue
+          socket.pause() // never read
+          socket.write(get('/__sim/requests'))
+          asked++
+          // A paused socket sees the server's reset only when it writes: probe once a second.
+          while (Date.now() < until && !gone(socket)) {
+            await sleep(1000)
+            socket.write('\r\n')
+          }
+          if (gone(socket)) dropped++
+          socket.destroy()
+        }
+      })
+      const latency = await legitimateLatency(port, until)
+      await Promise.all(loops)
+      await sleep(2000)
+      return {
+        notes: `${asked} journal requests never read, ${dropped} dropped by the server; RSS after ${simulator.memory().now.toFixed(0)} MiB; ${latency}`,
+      }
+    },
+  },
 ]
 
 const chosen = process.argv.slice(2)
 const results: Array<{ name: string; baseline: number; peak: number; notes: string; seconds: number }> = []
 for (const pattern of patterns) {
   if (chosen.length > 0 && !chosen.includes(pattern.name)) continue
-  const simulator = await startSimulator()
+  const simulator = await startSimulator(pattern.args)
   await sleep(300)
   const baseline = simulator.memory().now
   process.stdout.write(`${pattern.name}: ${pattern.what}\n`)

@@ -67,9 +67,32 @@ export const defaults = Object.freeze({
    */
   maxBufferedBodyBytes: 32 * 1024 * 1024,
   /**
+   * The minimum data rate of a request body on a Node server: a byte at least
+   * every 5 s while it is read, or a 408 `request_timeout`. A client on
+   * loopback or CI sends a 1 MiB body in milliseconds; 34 clients that sent
+   * all but the last byte of 1 MiB bodies held the body budget for the whole
+   * 30 s request timeout.
+   */
+  bodyIdleTimeoutMs: 5000,
+  /**
    * How often a `--state` file is written when something changed: a crash
    * loses at most this much. 5 s: a million pets (64 MB) take about a second
    * to write on the development machine, so writes stay a small share of it.
    */
   stateIntervalMs: 5000,
+  /**
+   * How long a Node server gives a client to take an answer, from its first
+   * byte written to its last handed to the kernel: 10 s, then the connection
+   * is dropped. A loopback client takes a 15 MB journal in milliseconds; one
+   * that never reads held every answer in memory (40 of them asking for a
+   * 15 MB journal took RSS from 102 to 915 MiB, and it stayed there). Event
+   * streams are not bound by it (they write only while the client takes them).
+   */
+  sendTimeoutMs: 10_000,
+  /**
+   * How long the CLI waits for a `--handlers` module to load (its top-level
+   * await included) before it exits 2 naming the module: 10 s, a hundred
+   * times what loading msw and a module of handlers takes.
+   */
+  handlersLoadTimeoutMs: 10_000,
 })
