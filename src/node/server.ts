@@ -136,8 +136,11 @@ export function createServer(options: ServerOptions = {}): SimulatorServer {
       socket.destroy()
       return
     }
-    // CORS as on every other answer, so that a page on another origin reads the Error instead of a CORS failure.
-    const response = errorResponse(apiError, corsHeaders(originInRawPacket(error), undefined))
+    // CORS as on every other answer, so that a page allowed to call reads the Error instead of a CORS failure; and,
+    // as on every other answer, only for this machine's pages and the origins the user named.
+    const origin = originInRawPacket(error)
+    const grant = origin !== undefined && app.simulator.origins.allows(origin) ? origin : undefined
+    const response = errorResponse(apiError, corsHeaders(grant, undefined))
     socket.end(rawHttpResponse(response))
     // Closed once the answer is flushed; a client that does not even take it gets as long as for its headers.
     socket.once('finish', () => socket.destroy())
