@@ -1,5 +1,6 @@
 import { createApp } from '../../src/app/app.ts'
 import { createManualClock } from '../../src/core/time/clock.ts'
+import { inProcessControls } from './in-process-controls.ts'
 import { httpJournalClient } from './journal-client.ts'
 import { pageOrigin, scenarioPetCount, scenarioSeed, scenarioStart, testKeySpec, type ApiTarget } from './api-target.ts'
 
@@ -24,25 +25,7 @@ export function startAppTarget(): ApiTarget & { close(): void } {
     fetch: send,
     // Over HTTP through app.fetch: the control endpoints, where in-process targets use the simulator's own.
     journalClient: httpJournalClient(send, 'http://localhost:4010'),
-    async reset() {
-      app.simulator.reset()
-      manualClock.set(scenarioStart)
-    },
-    async advanceClock(milliseconds) {
-      app.simulator.clock.advance(milliseconds)
-    },
-    async setClock(iso) {
-      app.simulator.clock.set(iso)
-    },
-    async addFault(rule) {
-      return app.simulator.faults.add(rule)
-    },
-    async removeFault(id) {
-      app.simulator.faults.remove(id)
-    },
-    async journal() {
-      return app.simulator.journal.entries()
-    },
+    ...inProcessControls(app.simulator, manualClock),
     close() {},
   }
 }

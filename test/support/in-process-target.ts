@@ -1,6 +1,7 @@
 import { setupServer } from 'msw/node'
 import { createManualClock } from '../../src/core/time/clock.ts'
 import { createSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator.ts'
+import { inProcessControls } from './in-process-controls.ts'
 import { inProcessJournalClient } from './journal-client.ts'
 import { scenarioPetCount, scenarioSeed, scenarioStart, testKeySpec, type ApiTarget } from './api-target.ts'
 
@@ -29,25 +30,7 @@ export function startInProcessTarget(options: SimulatorOptions = {}): ApiTarget 
     simulator,
     apiUrl: `${inProcessOrigin}${simulator.basePath}`,
     fetch: (input, init) => fetch(input, init),
-    async reset() {
-      simulator.reset()
-      manualClock.set(scenarioStart)
-    },
-    async advanceClock(milliseconds) {
-      simulator.clock.advance(milliseconds)
-    },
-    async setClock(iso) {
-      simulator.clock.set(iso)
-    },
-    async addFault(rule) {
-      return simulator.faults.add(rule)
-    },
-    async removeFault(id) {
-      simulator.faults.remove(id)
-    },
-    async journal() {
-      return simulator.journal.entries()
-    },
+    ...inProcessControls(simulator, manualClock),
     journalClient: inProcessJournalClient(simulator),
     close: () => server.close(),
   }

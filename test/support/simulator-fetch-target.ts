@@ -1,5 +1,6 @@
 import { createManualClock } from '../../src/core/time/clock.ts'
 import { createSimulator } from '../../src/simulator.ts'
+import { inProcessControls } from './in-process-controls.ts'
 import { inProcessJournalClient } from './journal-client.ts'
 import { pageOrigin, scenarioPetCount, scenarioSeed, scenarioStart, testKeySpec, type ApiTarget } from './api-target.ts'
 
@@ -18,25 +19,7 @@ export function startSimulatorFetchTarget(): ApiTarget & { close(): void } {
     fetch: simulator.fetch,
     // No control endpoints behind simulator.fetch: the journal is read from the simulator, as in-process tests do.
     journalClient: inProcessJournalClient(simulator),
-    async reset() {
-      simulator.reset()
-      manualClock.set(scenarioStart)
-    },
-    async advanceClock(milliseconds) {
-      simulator.clock.advance(milliseconds)
-    },
-    async setClock(iso) {
-      simulator.clock.set(iso)
-    },
-    async addFault(rule) {
-      return simulator.faults.add(rule)
-    },
-    async removeFault(id) {
-      simulator.faults.remove(id)
-    },
-    async journal() {
-      return simulator.journal.entries()
-    },
+    ...inProcessControls(simulator, manualClock),
     close() {},
   }
 }
