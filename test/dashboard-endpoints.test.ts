@@ -152,7 +152,7 @@ describe('GET /__sim/ serves the dashboard', () => {
   })
 
   it('is small: under 50 kB gzipped (issue #12; `npm run size` prints it)', () => {
-    expect(gzipSync(dashboardPage).length).toBeLessThan(50_000)
+    expect(gzipSync(dashboardPage()).length).toBeLessThan(50_000)
   })
 
   it('labels every control of the page', async () => {

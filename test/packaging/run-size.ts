@@ -20,5 +20,5 @@ for (const { name, bytes } of weight.withSimulator.byPackage) console.log(`  ${n
 
 // The dashboard at /__sim/ is served by the simulator, never bundled into an app: its own size, as sent.
 console.log(
-  `\n${'dashboard page (/__sim/)'.padEnd(28)}${kB(Buffer.byteLength(dashboardPage)).padStart(10)} raw${kB(gzipSync(dashboardPage).length).padStart(10)} gzip (budget 50 kB)`,
+  `\n${'dashboard page (/__sim/)'.padEnd(28)}${kB(Buffer.byteLength(dashboardPage())).padStart(10)} raw${kB(gzipSync(dashboardPage()).length).padStart(10)} gzip (budget 50 kB)`,
 )

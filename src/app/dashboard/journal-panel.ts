@@ -8,7 +8,8 @@
  * summaries only): `GET /__sim/requests/wait?since=<sequence>&timeoutMs=0`
  * answers the entry itself while the journal still holds it.
  */
-export const journalPanelStyle = String.raw`
+export function journalPanelStyle(): string {
+  return String.raw`
 .exchange h3{margin:.8rem 0 .3rem}
 .exchange table{font-size:.8rem}
 .exchange th{width:12rem;word-break:break-all;font-weight:normal;color:var(--muted)}
@@ -17,8 +18,10 @@ pre{white-space:pre-wrap;word-break:break-all;background:var(--card);border:1px 
 #detail{max-width:min(52rem,96vw)}
 .never{color:var(--bad);font-weight:600}
 `
+}
 
-export const coverageSection = String.raw`<section aria-labelledby="coverage-h">
+export function coverageSection(): string {
+  return String.raw`<section aria-labelledby="coverage-h">
 <h2 id="coverage-h">Contract coverage</h2>
 <p id="coverage-summary" class="muted">Waiting for the simulator…</p>
 <p id="coverage-deprecated" class="warn" hidden></p>
@@ -30,13 +33,17 @@ export const coverageSection = String.raw`<section aria-labelledby="coverage-h">
 </table></div>
 </section>
 `
+}
 
-export const detailExchange = String.raw`<div id="detail-exchange" class="exchange"></div>
+export function detailExchange(): string {
+  return String.raw`<div id="detail-exchange" class="exchange"></div>
 <div class="row"><button id="copy-curl" type="button">Copy as curl</button><span id="copy-status" class="muted" role="status"></span></div>
 <pre id="curl-text" hidden></pre>
 `
+}
 
-export const journalPanelScript = String.raw`
+export function journalPanelScript(): string {
+  return String.raw`
 var detailSequence = 0;
 var coverageTimer = null;
 function headerTable(title, headers) {
@@ -146,3 +153,4 @@ function coverageSoon() { if (coverageTimer === null) coverageTimer = setTimeout
 $('coverage-refresh').onclick = function () { act(call('GET', '/coverage').then(renderCoverage), 'Coverage refreshed'); };
 refreshCoverage();
 `
+}
