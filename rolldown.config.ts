@@ -1,12 +1,119 @@
-// One build for the library's two entries and the CLI, so that what they
-// share (the core, zod, the YAML parser) is bundled once, in shared chunks.
+// The package's builds. What the Node entries share (the core, the YAML parser) is bundled once, in shared chunks.
 // Only msw, the peer dependency, stays outside: users bring their own.
-import { defineConfig } from 'rolldown'
+//
+// - dist/lib: the Node build (exports' `node` condition): the library's entries and the CLI. zod and faker's
+//   `SimpleFaker` are not in its start-up path: `core/api/zod-module.ts` and `core/catalogue/faker-module.ts` are
+//   swapped for `node/zod-on-demand.ts` and `node/faker-on-demand.ts`, which `require` dist/lib/zod.cjs and
+//   dist/lib/faker.cjs (built below) the first time a schema is built or a simulator is given `generatePet`.
+//   Together they were half of the time of importing the package and creating a simulator (test/bench/cold-start.ts).
+// - dist/browser: the main entry as everywhere else gets it (browsers through their bundler, Deno, Bun, workers),
+//   with zod and faker imported statically: there is no synchronous loading on demand there.
+// - dist/lib/zod.cjs, dist/lib/faker.cjs: the pinned zod/mini and faker's `SimpleFaker`, as CommonJS, for `require`.
+import { fileURLToPath } from 'node:url'
+import { defineConfig, type Plugin } from 'rolldown'
+import { parseAst } from 'rolldown/parseAst'
 
-export default defineConfig({
-  input: { index: 'src/index.ts', node: 'src/node.ts', verify: 'src/verify.ts', cli: 'src/cli/run-cli.ts' },
-  platform: 'node',
-  external: [/^msw(\/.*)?$/],
-  logLevel: 'warn',
-  output: { dir: 'dist/lib', format: 'esm', chunkFileNames: 'chunks/[name]-[hash].js' },
-})
+const external = [/^msw(\/.*)?$/]
+const source = (path: string) => fileURLToPath(new URL(path, import.meta.url))
+/** In the Node build, each module here is replaced by the one that loads its package when it is first needed. */
+const onDemand = new Map([
+  [source('src/core/api/zod-module.ts'), source('src/node/zod-on-demand.ts')],
+  [source('src/core/catalogue/faker-module.ts'), source('src/node/faker-on-demand.ts')],
+])
+
+const onDemandInNode: Plugin = {
+  name: 'on-demand-in-node',
+  async resolveId(specifier, importer, options) {
+    const resolved = await this.resolve(specifier, importer, { ...options, skipSelf: true })
+    const replacement = resolved === null ? undefined : onDemand.get(resolved.id)
+    return replacement ?? resolved
+  },
+}
+
+/**
+ * faker's module computes its tables when it is loaded: the default `simpleFaker` instance, emoji and time-zone lists
+ * split from strings, transliteration maps built with `Object.fromEntries`, enums filled by functions. A bundler must
+ * keep calls it cannot prove pure, so every bundle that imports anything from faker, its generator included, ran all
+ * of them: 5.4 ms of the 19.9 of importing the package and creating a simulator in Node (test/bench/cold-start.ts,
+ * A/B with faker's generator stubbed, 2026-11-23). In the Node build, which uses faker's generator alone (`SimpleFaker`
+ * comes from faker.cjs, built whole), the calls that initialise top-level bindings are marked pure, so those that
+ * nothing uses go. test/packaging/node-build.test.ts checks that the build draws the same catalogues as faker itself.
+ */
+const fakerTablesPure: Plugin = {
+  name: 'faker-tables-pure',
+  transform: {
+    filter: { id: /@faker-js[\\/]faker[\\/]dist[\\/]base-[^\\/]*\.js$/ },
+    handler(code) {
+      const calls: number[] = []
+      const visit = (node: unknown): void => {
+        if (Array.isArray(node)) {
+          for (const child of node) visit(child)
+          return
+        }
+        if (node === null || typeof node !== 'object' || !('type' in node)) return
+        const { type, start } = node as { type: string; start: number }
+        // Code in functions and classes runs when they are called, not when the module is loaded.
+        if (/Function|Class/.test(type)) return
+        if (type === 'CallExpression' || type === 'NewExpression') calls.push(start)
+        for (const [key, child] of Object.entries(node)) if (key !== 'type' && typeof child === 'object') visit(child)
+      }
+      for (const statement of parseAst(code).body) {
+        if (statement.type === 'VariableDeclaration') for (const declarator of statement.declarations) visit(declarator.init)
+      }
+      if (calls.length === 0) throw new Error('faker-tables-pure: no top-level call found in faker; has its build changed?')
+      let marked = code
+      for (const start of calls.sort((a, b) => b - a)) marked = `${marked.slice(0, start)}/* @__PURE__ */ ${marked.slice(start)}`
+      return marked
+    },
+  },
+}
+
+export default defineConfig([
+  {
+    input: {
+      index: 'src/index.ts',
+      node: 'src/node.ts',
+      verify: 'src/verify.ts',
+      cli: 'src/cli/run-cli.ts',
+    },
+    platform: 'node',
+    external,
+    plugins: [onDemandInNode, fakerTablesPure],
+    logLevel: 'warn',
+    output: {
+      dir: 'dist/lib',
+      format: 'esm',
+      chunkFileNames: 'chunks/[name]-[hash].js',
+      // What `import 'petstore-sim'` loads in one file, not five: each module is a resolution, a read and a compile
+      // of its own, and a test file pays for them before its first line runs. The loaders on demand are in it too,
+      // so that they always sit in dist/lib/chunks, one level under zod.cjs and faker.cjs.
+      codeSplitting: {
+        groups: [
+          {
+            name: 'simulator',
+            test: /[\\/]src[\\/](core[\\/]|app[\\/]|handlers[\\/]|simulator[^\\/]*\.ts$|node[\\/](zod|faker)-on-demand\.ts$)/,
+          },
+        ],
+      },
+    },
+  },
+  {
+    input: { index: 'src/index.ts' },
+    platform: 'browser',
+    external,
+    logLevel: 'warn',
+    output: { dir: 'dist/browser', format: 'esm', chunkFileNames: 'chunks/[name]-[hash].js' },
+  },
+  {
+    input: 'src/node/zod-bundle.ts',
+    platform: 'node',
+    logLevel: 'warn',
+    output: { file: 'dist/lib/zod.cjs', format: 'cjs' },
+  },
+  {
+    input: 'src/node/faker-bundle.ts',
+    platform: 'node',
+    logLevel: 'warn',
+    output: { file: 'dist/lib/faker.cjs', format: 'cjs' },
+  },
+])

@@ -7,7 +7,7 @@ import { importGraph } from './support/import-graph.ts'
 const srcDir = fileURLToPath(new URL('../src/', import.meta.url))
 /** Packages the browser entry may import: all run in browsers as they are. */
 // zod/mini and faker's main entry (SimpleFaker) are bundled into the package; both run in browsers (test/browser.test.ts).
-const browserSafePackages = ['msw', 'zod/mini', '@faker-js/faker']
+const browserSafePackages = ['msw', 'zod/mini', 'zod/locales', '@faker-js/faker']
 
 describe('the browser entry (petstore-sim, src/index.ts)', () => {
   const graph = importGraph(resolve(srcDir, 'index.ts'))

@@ -1,5 +1,6 @@
-import type { Command, Option } from 'commander'
+// zod's JSON Schema export, for the test that writes the shipped schema; the CLI itself never runs it.
 import * as z from 'zod/mini'
+import type { Command, Option } from 'commander'
 import { scenarioSchema } from '../core/simulator/scenario-schema.ts'
 import { configurableOptions } from './config-file.ts'
 

@@ -22,12 +22,27 @@ function bareImports(source: string): string[] {
     .filter((specifier) => !specifier.startsWith('node:'))
 }
 
+/** Every bare specifier a CommonJS file requires. */
+function bareRequires(source: string): string[] {
+  return [...withoutComments(source).matchAll(/\brequire\(\s*["']([^"'.][^"']*)["']\s*\)/g)]
+    .map((match) => match[1]!)
+    .filter((specifier) => !specifier.startsWith('node:'))
+}
+
 describe('one source of each dependency', () => {
   it('bundles zod, faker, commander and yaml once into dist, so the package depends on msw (its peer) alone', () => {
     expect(packageJson.dependencies ?? {}).toEqual({})
     expect(Object.keys(packageJson.peerDependencies)).toEqual(['msw'])
-    const files = readdirSync(join(root, 'dist/lib'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js'))
-    const imported = new Set(files.flatMap((file) => bareImports(readFileSync(join(root, 'dist/lib', file), 'utf8'))))
+    // The Node build (dist/lib, with zod.cjs and faker.cjs, loaded on demand) and the build for everywhere else.
+    const files = ['dist/lib', 'dist/browser'].flatMap((dir) =>
+      readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
+        .filter((file) => /\.c?js$/.test(file))
+        .map((file) => join(root, dir, file)),
+    )
+    expect(files.some((file) => file.endsWith('zod.cjs'))).toBe(true)
+    const imported = new Set(
+      files.flatMap((file) => [...bareImports(readFileSync(file, 'utf8')), ...bareRequires(readFileSync(file, 'utf8'))]),
+    )
     expect([...imported].filter((specifier) => !/^msw(\/|$)/.test(specifier))).toEqual([])
   })
 

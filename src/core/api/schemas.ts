@@ -1,8 +1,9 @@
 // zod/mini: the same checks as zod's classic API in a fifth of the browser weight (about 6 kB gzipped
 // instead of 23, `npm run size`), which leaves room for faker within the 60 kB budget.
-import * as z from 'zod/mini'
+import type * as z from 'zod/mini'
 import { petStatuses, type NewPet, type Pet, type PetStatus } from './pet-types.ts'
 import type { StandardSchemaV1 } from './standard-schema.ts'
+import { loadZod } from './zod-module.ts'
 
 /** The longest pet name accepted (the spec is silent; see the README). */
 export const maxNameLength = 255
@@ -24,6 +25,7 @@ export function lazily<T>(build: () => T): () => T {
 
 /** The zod schemas of the API's bodies, built on first use. */
 export const petSchemas = lazily(() => {
+  const z = loadZod()
   /** The spec's PetStatus enumeration. Matching is exact: `Available` is not a status. */
   const PetStatusSchema = z.enum(petStatuses, {
     error: (issue) => `must be one of ${petStatuses.join(', ')} (got ${JSON.stringify(issue.input) ?? 'nothing'})`,
@@ -85,9 +87,11 @@ function codePointLength(text: string): number {
 /**
  * zod's English messages, given to each parse rather than configured
  * globally (zod/mini loads no locale of its own, and a global setting would
- * be module-level state shared with every other user of the bundle).
+ * be module-level state shared with every other user of the bundle). Made
+ * when a parse first reports an issue: zod is loaded on first use.
  */
-export const english: z.core.ParseContext<z.core.$ZodIssue> = { error: z.locales.en().localeError }
+const englishMessages = lazily(() => loadZod().englishLocale().localeError)
+export const english: z.core.ParseContext<z.core.$ZodIssue> = { error: (issue) => englishMessages()(issue) }
 
 /**
  * Describes every problem zod found, one per field, in a single sentence:

@@ -1,14 +1,15 @@
-import * as z from 'zod/mini'
 import type { Pet, PetStatus } from '../api/pet-types.ts'
 import { describeIssues, english, lazily, petSchemas } from '../api/schemas.ts'
+import { loadZod } from '../api/zod-module.ts'
 
 /** A pet given as data: like a created pet, with an optional `id` and no unknown fields. */
-const fixturePetSchema = lazily(() =>
-  z.strictObject({
+const fixturePetSchema = lazily(() => {
+  const z = loadZod()
+  return z.strictObject({
     ...petSchemas().NewPetSchema.shape,
     id: z.optional(z.int({ error: 'must be a positive integer' }).check(z.minimum(1, 'must be a positive integer'))),
-  }),
-)
+  })
+})
 
 /**
  * Validates pets given as data and gives them ids: an entry without an `id`

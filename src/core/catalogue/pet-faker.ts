@@ -3,7 +3,10 @@
 // SimpleFaker at ~22 kB gzipped in a setupWorker page, a `Faker` with a one-entry custom locale at ~34 kB and the
 // English locale at ~154 kB, against a 60 kB budget for the whole package. The main entry is imported because
 // faker exports SimpleFaker from nowhere else; bundlers keep only what is used (no locale), in Node as in browsers.
-import { generateMersenne53Randomizer, SimpleFaker } from '@faker-js/faker'
+// `SimpleFaker` itself comes through `faker-module.ts`, which the Node build loads only when `generatePet` needs it;
+// the seeded catalogue draws from faker's generator alone, imported here.
+import { generateMersenne53Randomizer, type SimpleFaker } from '@faker-js/faker'
+import { loadFaker } from './faker-module.ts'
 
 /**
  * The part of faker's `SimpleFaker` API that `generatePet` is typed with,
@@ -67,6 +70,7 @@ export interface SeededPetFaker {
  * `seed(number)` keeps 32 bits of an integer.
  */
 export function createPetFaker(seed: number): SeededPetFaker {
+  const { SimpleFaker, generateMersenne53Randomizer } = loadFaker()
   const randomizer = generateMersenne53Randomizer()
   const faker = new SimpleFaker({ randomizer })
   faker.seed(seedWords(seed))

@@ -1,16 +1,10 @@
 // The fault rule model's one schema, built on first use (zod schemas are built lazily: see `lazily`), and the plain
 // type it is checked equal to.
-import * as z from 'zod/mini'
+import type * as z from 'zod/mini'
 import { lazily } from '../api/schemas.ts'
+import { loadZod } from '../api/zod-module.ts'
 import { transportFaults } from './fault-kinds.ts'
 import type { FaultRuleInput } from './fault-rule-input.ts'
-
-const DelaySchema = z.union([
-  z.int().check(z.minimum(0), z.maximum(600_000)),
-  z
-    .strictObject({ min: z.int().check(z.minimum(0), z.maximum(600_000)), max: z.int().check(z.minimum(0), z.maximum(600_000)) })
-    .check(z.refine((range) => range.min <= range.max, 'min must not be above max')),
-])
 
 /**
  * One fault rule, as given in-process, over HTTP (`POST /__sim/faults`) and
@@ -20,8 +14,15 @@ const DelaySchema = z.union([
  * `probability`; and it answers a `status`, or does a transport `fault`, after
  * an optional `delay`.
  */
-export const faultRuleSchema = lazily(() =>
-  z
+export const faultRuleSchema = lazily(() => {
+  const z = loadZod()
+  const DelaySchema = z.union([
+    z.int().check(z.minimum(0), z.maximum(600_000)),
+    z
+      .strictObject({ min: z.int().check(z.minimum(0), z.maximum(600_000)), max: z.int().check(z.minimum(0), z.maximum(600_000)) })
+      .check(z.refine((range) => range.min <= range.max, 'min must not be above max')),
+  ])
+  return z
     .strictObject({
       /** `listPets`, `createPet`, `getPet`, `listOrders`. */
       operation: z.optional(z.string()),
@@ -50,8 +51,8 @@ export const faultRuleSchema = lazily(() =>
       ),
       z.refine((rule) => !(rule.status !== undefined && rule.fault !== undefined), 'a rule answers a status or does a fault, not both'),
       z.refine((rule) => rule.hangMs === undefined || rule.fault === 'hang', 'hangMs goes with fault "hang"'),
-    ),
-)
+    )
+})
 
 // Fails to compile if the schema and the declared type disagree (the type keeps the package's declarations free of zod).
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false

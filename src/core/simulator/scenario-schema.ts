@@ -1,11 +1,12 @@
 // zod/mini, as the core's other schemas (browser weight: see core/api/schemas.ts).
-import * as z from 'zod/mini'
+import { loadZod } from '../api/zod-module.ts'
 import { lazily, petSchemas } from '../api/schemas.ts'
 
 // Apart from scenarios.ts so that the published type declarations (which include scenarios.d.ts) never import zod.
 
 /** A scenario's definition, checked wherever it comes from (options, a config file); built on first use (import cost). */
 export const scenarioSchema = lazily(() => {
+  const z = loadZod()
   const usageSchema = z.union([z.int().check(z.minimum(0)), z.literal('all')])
 
   return z.strictObject({

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini'
+import { loadZod } from '../api/zod-module.ts'
 import type { ApiKey } from '../access/api-keys.ts'
 import { fingerprint } from '../access/fingerprint.ts'
 import { keyCallerPrefix, type BucketRecord } from '../access/rate-limiter.ts'
@@ -37,6 +37,7 @@ export interface StateSnapshot {
 
 // Built on first use, as the API's schemas are (core/api/schemas.ts: import cost).
 const snapshotSchemas = lazily(() => {
+  const z = loadZod()
   const count = z.int().check(z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER))
 
   const BucketSchema = z.strictObject({

@@ -1,0 +1,74 @@
+// The Node build (exports' `node` condition, dist/lib) loads zod and faker's `SimpleFaker` only when they are first
+// needed, and draws faker's generator from a copy of faker whose unused tables the build drops (rolldown.config.ts).
+// What a user sees must not change: the same pets as faker itself draws, the same validation messages, the same
+// `generatePet` pets. Each case runs the built package in a fresh Node process, as a test file imports it.
+import { execFileSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { generatePets } from '../../src/core/catalogue/seed-pets.ts'
+import { createSimulator } from '../../src/index.ts'
+
+const root = fileURLToPath(new URL('../../', import.meta.url))
+
+/** Runs `code` as an ES module in a fresh Node process, with `sim` the Node build of the main entry; its JSON output. */
+function inNodeBuild(code: string): unknown {
+  const program = `import { createRequire } from 'node:module'
+const sim = await import(${JSON.stringify(`${root}dist/lib/index.js`)})
+/** The package's files Node has loaded with require (zod.cjs, faker.cjs), by name. */
+const required = () => Object.keys(createRequire(import.meta.url).cache).filter((file) => file.includes('/dist/lib/')).map((file) => file.split('/').at(-1)).sort()
+const result = await (async () => { ${code} })()
+console.log(JSON.stringify(result))`
+  const output = execFileSync(process.execPath, ['--input-type=module', '-e', program], { cwd: root, encoding: 'utf8', timeout: 30_000 })
+  return JSON.parse(output)
+}
+
+const seeds = [1, 42, 20301205, 2 ** 40 + 3, 0.5]
+
+describe('the Node build (dist/lib)', () => {
+  it('draws the same catalogues as faker itself, seed by seed', () => {
+    const built = inNodeBuild(`return ${JSON.stringify(seeds)}.map((seed) => sim.generatePets({ seed, count: 2000 }))`)
+    expect(built).toEqual(seeds.map((seed) => generatePets({ seed, count: 2000 })))
+  })
+
+  it('loads neither zod nor faker to create a simulator and answer a valid request', () => {
+    const loaded = inNodeBuild(`const simulator = sim.createSimulator({ seed: 1 })
+const response = await simulator.fetch('/v1/pets?limit=2', { headers: { Authorization: 'Bearer demo-pro-key' } })
+return { status: response.status, pets: (await response.json()).length, required: required() }`)
+    expect(loaded).toEqual({ status: 200, pets: 2, required: [] })
+  })
+
+  it('loads zod for the first validation, with the messages the sources give', async () => {
+    const body = JSON.stringify({ name: '', categoryId: 'one' })
+    const request = `{ method: 'POST', headers: { Authorization: 'Bearer demo-pro-key', 'Content-Type': 'application/json' }, body: ${JSON.stringify(body)} }`
+    const built = inNodeBuild(`const simulator = sim.createSimulator({ seed: 1 })
+const response = await simulator.fetch('/v1/pets', ${request})
+let fault
+try { simulator.faults.add({ status: 503, delay: { min: 5, max: 1 } }) } catch (error) { fault = error.message }
+return { status: response.status, body: await response.json(), fault, required: required() }`)
+    const simulator = createSimulator({ seed: 1 })
+    const response = await simulator.fetch('/v1/pets', {
+      method: 'POST',
+      headers: { Authorization: 'Bearer demo-pro-key', 'Content-Type': 'application/json' },
+      body,
+    })
+    let fault: string | undefined
+    try {
+      simulator.faults.add({ status: 503, delay: { min: 5, max: 1 } })
+    } catch (error) {
+      fault = (error as Error).message
+    }
+    expect(built).toEqual({ status: 400, body: await response.json(), fault, required: ['zod.cjs'] })
+  })
+
+  it("loads faker's SimpleFaker for generatePet (and zod, which validates its pets), and shapes the same pets", () => {
+    const shape = `({ faker, pet }) => ({ ...pet, name: 'Rex ' + faker.string.alpha(6), categoryId: faker.number.int({ min: 1, max: 9 }) })`
+    const built = inNodeBuild(`const simulator = sim.createSimulator({ seed: 7, pets: 20, generatePet: ${shape} })
+return { pets: simulator.store.list({ limit: 20 }), required: required() }`)
+    const simulator = createSimulator({
+      seed: 7,
+      pets: 20,
+      generatePet: ({ faker, pet }) => ({ ...pet, name: `Rex ${faker.string.alpha(6)}`, categoryId: faker.number.int({ min: 1, max: 9 }) }),
+    })
+    expect(built).toEqual({ pets: simulator.store.list({ limit: 20 }), required: ['faker.cjs', 'zod.cjs'] })
+  })
+})
