@@ -91,7 +91,7 @@ export default defineConfig([
         groups: [
           {
             name: 'simulator',
-            test: /[\\/]src[\\/](core[\\/]|app[\\/]|handlers[\\/]|simulator[^\\/]*\.ts$|node[\\/](zod|faker)-on-demand\.ts$)/,
+            test: /[\\/]src[\\/](core[\\/]|app[\\/]|handlers[\\/]|simulator[^\\/]*\.ts$|node[\\/](zod-on-demand|faker-on-demand|load-bundled)\.ts$)/,
           },
         ],
       },

@@ -3,6 +3,8 @@
 // What a user sees must not change: the same pets as faker itself draws, the same validation messages, the same
 // `generatePet` pets. Each case runs the built package in a fresh Node process, as a test file imports it.
 import { execFileSync } from 'node:child_process'
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { generatePets } from '../../src/core/catalogue/seed-pets.ts'
@@ -11,9 +13,9 @@ import { createSimulator } from '../../src/index.ts'
 const root = fileURLToPath(new URL('../../', import.meta.url))
 
 /** Runs `code` as an ES module in a fresh Node process, with `sim` the Node build of the main entry; its JSON output. */
-function inNodeBuild(code: string): unknown {
+function inNodeBuild(code: string, build = `${root}dist/lib`): unknown {
   const program = `import { createRequire } from 'node:module'
-const sim = await import(${JSON.stringify(`${root}dist/lib/index.js`)})
+const sim = await import(${JSON.stringify(`${build}/index.js`)})
 /** The package's files Node has loaded with require (zod.cjs, faker.cjs), by name. */
 const required = () => Object.keys(createRequire(import.meta.url).cache).filter((file) => file.includes('/dist/lib/')).map((file) => file.split('/').at(-1)).sort()
 const result = await (async () => { ${code} })()
@@ -70,5 +72,21 @@ return { pets: simulator.store.list({ limit: 20 }), required: required() }`)
       generatePet: ({ faker, pet }) => ({ ...pet, name: `Rex ${faker.string.alpha(6)}`, categoryId: faker.number.int({ min: 1, max: 9 }) }),
     })
     expect(built).toEqual({ pets: simulator.store.list({ limit: 20 }), required: ['faker.cjs', 'zod.cjs'] })
+  })
+
+  it('says what to do when a bundler left zod.cjs behind', () => {
+    // Inside the repository, so that the copy still finds msw.
+    mkdirSync(join(root, 'test-output'), { recursive: true })
+    const copy = mkdtempSync(join(root, 'test-output', 'bundled-'))
+    try {
+      cpSync(join(root, 'dist/lib'), copy, { recursive: true, filter: (file) => !file.endsWith('zod.cjs') })
+      const refused = inNodeBuild(
+        `try { sim.createSimulator().faults.add({ status: 503 }); return 'added' } catch (error) { return error.message }`,
+        copy,
+      )
+      expect(refused).toMatch(/^petstore-sim could not load zod \(zod\.cjs\).*resolve its "default" export condition/)
+    } finally {
+      rmSync(copy, { recursive: true, force: true })
+    }
   })
 })
