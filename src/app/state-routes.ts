@@ -1,6 +1,8 @@
 import { ApiError } from '../core/pipeline/api-error.ts'
 import { jsonResponse, type PlainRequest, type PlainResponse } from '../core/pipeline/plain-http.ts'
 import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
+import type { StateSnapshot } from '../core/simulator/state-snapshot.ts'
+import { streamedJson } from './json-stream.ts'
 
 /** A control route, as the control plane registers it (`{id}`-free paths under `/__sim`). */
 interface StateRoute {
@@ -13,7 +15,8 @@ interface StateRoute {
 /**
  * The control endpoints of the simulator's whole state:
  *
- * - `GET /__sim/snapshot`: `simulator.snapshot()`, the state as versioned JSON;
+ * - `GET /__sim/snapshot`: `simulator.snapshot()`, the state as versioned JSON, written a slice of its pets and
+ *   buckets at a time while the client takes it (100 000 created pets are some 10 MB of JSON);
  * - `PUT /__sim/snapshot`: `simulator.restore(body)`; 200 with the active scenario and the pets,
  *   or 400 `invalid_body` naming the problem, the state untouched;
  * - `GET /__sim/scenario`: `{ active, available: [{ name, description }] }`;
@@ -25,7 +28,7 @@ interface StateRoute {
 export function createStateRoutes(simulator: SimulatorCore, readJson: (request: PlainRequest) => Promise<unknown>): StateRoute[] {
   const scenarioState = () => ({ active: simulator.scenario, available: simulator.scenarios() })
   return [
-    { method: 'GET', path: '/snapshot', name: 'snapshot', resolve: () => jsonResponse(simulator.snapshot(), 200) },
+    { method: 'GET', path: '/snapshot', name: 'snapshot', resolve: () => snapshotStream(simulator.snapshot()) },
     {
       method: 'PUT',
       path: '/snapshot',
@@ -61,4 +64,49 @@ export function createStateRoutes(simulator: SimulatorCore, readJson: (request: 
       },
     },
   ]
+}
+
+/** Pets or buckets per piece of a streamed snapshot: some 60 KB of JSON (a pet is about 100 bytes, a bucket about 120). */
+const itemsPerPiece = 500
+
+/**
+ * A snapshot's JSON, the same text as `JSON.stringify(snapshot)`, written
+ * in pieces: its two arrays that grow with use (the pets, the anonymous
+ * callers' buckets) a slice at a time. The snapshot is taken when asked for,
+ * so the answer is one instant's state however slowly it is read; it holds
+ * references to the pets, never their text.
+ */
+function snapshotStream(snapshot: StateSnapshot): PlainResponse {
+  const shell = JSON.stringify({ ...snapshot, catalogue: { ...snapshot.catalogue, pets: [] }, rateLimits: [] })
+  // Only the structure can hold these: inside a JSON string every quote is escaped.
+  const petsAt = shell.indexOf('"pets":[]') + '"pets":['.length
+  const bucketsAt = shell.indexOf('"rateLimits":[]') + '"rateLimits":['.length
+  const pieces: Array<string | readonly unknown[]> = [
+    shell.slice(0, petsAt),
+    snapshot.catalogue.pets,
+    shell.slice(petsAt, bucketsAt),
+    snapshot.rateLimits,
+    shell.slice(bucketsAt),
+  ]
+  let piece = 0
+  let offset = 0
+  return streamedJson(() => {
+    while (piece < pieces.length) {
+      const current = pieces[piece]!
+      if (typeof current === 'string') {
+        piece++
+        return current
+      }
+      if (offset < current.length) {
+        const slice = current.slice(offset, offset + itemsPerPiece)
+        const text = JSON.stringify(slice).slice(1, -1)
+        const comma = offset === 0 ? '' : ','
+        offset += slice.length
+        return `${comma}${text}`
+      }
+      piece++
+      offset = 0
+    }
+    return undefined
+  })
 }
