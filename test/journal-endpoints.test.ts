@@ -240,6 +240,23 @@ describe('large control-plane answers (issue #20)', () => {
     expect(app.simulator.store.size).toBe(2050)
   })
 
+  it('writes at most 4 snapshots at once: one more is 503 too_many_streams until one is over', async () => {
+    const { app, send } = setUp()
+    const sink = { write: () => {}, hasRoom: false, end: () => {} }
+    const closers = Array.from({ length: 4 }, () => plainGet(app, '/__sim/snapshot').stream!.open(sink))
+    const refused = await send('/__sim/snapshot')
+    expect(refused.status).toBe(503)
+    expect(refused.headers.get('retry-after')).toBe('1')
+    expect((await refused.json()).code).toBe('too_many_streams')
+    closers[0]!()
+    closers[0]!()
+    const served = await send('/__sim/snapshot')
+    expect(served.status).toBe(200)
+    expect(JSON.parse(await served.text()).format).toBe(1)
+    expect((await send('/__sim/snapshot')).status).toBe(200)
+    for (const close of closers) close()
+  })
+
   it('opens the event stream with summaries: no exchange is sent (or held) for a dashboard', async () => {
     const { app, api } = setUp()
     await api('/pets?limit=1')

@@ -25,20 +25,37 @@ const pacing: Pacing = { burstChars: 256 * 1024, maxWaitMs: 50, stallMs: default
  * so what a slow or absent reader costs is the transport's buffer and one
  * piece. A throw from `next` breaks the answer off (the status is sent).
  */
-export function streamedJson(next: () => string | undefined, headers: Record<string, string> = {}): PlainResponse {
+export function streamedJson(
+  next: () => string | undefined,
+  headers: Record<string, string> = {},
+  lifetime: StreamLifetime = {},
+): PlainResponse {
   headers['Content-Type'] = 'application/json'
-  return { status: 200, headers, body: undefined, stream: pacedStream(next, pacing) }
+  return { status: 200, headers, body: undefined, stream: pacedStream(next, pacing, lifetime) }
 }
 
-function pacedStream(next: () => string | undefined, { burstChars, maxWaitMs, stallMs }: Pacing): ResponseStream {
+/** Told when the lane opens the stream, and once when it is over (written whole, broken off, or the client gone). */
+export interface StreamLifetime {
+  readonly opened?: () => void
+  readonly over?: () => void
+}
+
+function pacedStream(next: () => string | undefined, { burstChars, maxWaitMs, stallMs }: Pacing, lifetime: StreamLifetime): ResponseStream {
   return {
     open(sink: StreamSink) {
+      lifetime.opened?.()
       let closed = false
       let timer: ReturnType<typeof setTimeout> | undefined
+      const finish = () => {
+        if (closed) return
+        closed = true
+        if (timer !== undefined) clearTimeout(timer)
+        lifetime.over?.()
+      }
       let waitMs = 1
       let stalledSince: number | undefined
       const stop = (how: 'end' | 'abort') => {
-        closed = true
+        finish()
         if (how === 'end') sink.end()
         else if (sink.abort !== undefined) sink.abort()
         else sink.end()
@@ -80,10 +97,7 @@ function pacedStream(next: () => string | undefined, { burstChars, maxWaitMs, st
       // Not in the caller's turn: the lane has just written the headers, and the first pieces may take a while.
       timer = setTimeout(pump, 0)
       unrefTimer(timer)
-      return () => {
-        closed = true
-        if (timer !== undefined) clearTimeout(timer)
-      }
+      return finish
     },
   }
 }
