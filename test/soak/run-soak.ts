@@ -367,6 +367,40 @@ const patterns: Pattern[] = [
     },
   },
   {
+    name: 'non-reading-exports',
+    what: 'a catalogue of 100,000 pets and a journal of about 13 MB, then 40 connections asking GET /__sim/snapshot or GET /__sim/requests.har (half each) and never reading, reconnecting when dropped, 20 s',
+    args: ['--pets', '100000'],
+    async run(simulator) {
+      const { port } = simulator
+      await fillJournal(port)
+      const until = Date.now() + 20_000
+      let asked = 0
+      let dropped = 0
+      const loops = Array.from({ length: 40 }, async (_, index) => {
+        while (Date.now() < until) {
+          const socket = await open(port)
+          if (socket === undefined) continue
+          socket.pause() // never read
+          socket.write(get(index % 2 === 0 ? '/__sim/snapshot' : '/__sim/requests.har'))
+          asked++
+          // A paused socket sees the server's reset only when it writes: probe once a second.
+          while (Date.now() < until && !gone(socket)) {
+            await sleep(1000)
+            socket.write('\r\n')
+          }
+          if (gone(socket)) dropped++
+          socket.destroy()
+        }
+      })
+      const latency = await legitimateLatency(port, until)
+      await Promise.all(loops)
+      await sleep(2000)
+      return {
+        notes: `${asked} exports never read, ${dropped} dropped by the server; RSS after ${simulator.memory().now.toFixed(0)} MiB; ${latency}`,
+      }
+    },
+  },
+  {
     name: 'event-subscribers',
     what: 'a journal of about 13 MB, then 240 connections to GET /__sim/events (at most 32 are served), half reading only the status line, half a little every 2 s, reconnecting 100 ms after a refusal or a drop, while 4 clients send API requests, 20 s',
     async run(simulator) {
