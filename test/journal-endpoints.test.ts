@@ -257,6 +257,16 @@ describe('large control-plane answers (issue #20)', () => {
     for (const close of closers) close()
   })
 
+  it('answers HEAD for the streamed answers with their headers, reading nothing', async () => {
+    const { send } = await bigJournal(2)
+    const har = await send('/__sim/requests.har', { method: 'HEAD' })
+    expect(har.status).toBe(200)
+    expect(har.headers.get('content-disposition')).toBe('attachment; filename="petstore-sim.har"')
+    expect(await har.text()).toBe('')
+    const snapshot = await send('/__sim/snapshot', { method: 'HEAD' })
+    expect([snapshot.status, snapshot.headers.get('content-type'), await snapshot.text()]).toEqual([200, 'application/json', ''])
+  })
+
   it('opens the event stream with summaries: no exchange is sent (or held) for a dashboard', async () => {
     const { app, api } = setUp()
     await api('/pets?limit=1')

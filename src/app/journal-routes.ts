@@ -79,7 +79,7 @@ export function journalRoutes(simulator: SimulatorCore): ControlRoute[] {
       method: 'GET',
       path: '/requests.har',
       name: 'requestsHar',
-      resolve: (request) => harStream(simulator, parseJournalFilter(request.query).filter),
+      resolve: (request) => harStream(simulator, parseJournalFilter(request.query).filter, request.method === 'HEAD'),
     },
     { method: 'GET', path: '/coverage', name: 'coverage', resolve: () => jsonResponse(simulator.coverage(), 200) },
     {
@@ -128,14 +128,15 @@ function nextLink(path: string, filter: JournalFilter): string {
  * `JSON.stringify(journal.toHar(filter))` of the entries that matched when
  * it was asked for, less any evicted while it was written.
  */
-function harStream(simulator: SimulatorCore, filter: JournalFilter): PlainResponse {
+function harStream(simulator: SimulatorCore, filter: JournalFilter, headersOnly: boolean): PlainResponse {
   const { head, tail } = harFrame()
-  let cursor: JournalFilter | undefined = filter
+  // A HEAD's body is never sent (Node drops what is written): nothing is read for it.
+  let cursor: JournalFilter | undefined = headersOnly ? undefined : filter
   let first = true
   let ended = false
   return streamedJson(
     () => {
-      if (ended) return undefined
+      if (ended || headersOnly) return undefined
       const page = cursor === undefined ? undefined : simulator.journal.page(cursor, { maxBytes: harPieceBytes })
       if (page === undefined || page.entries.length === 0) {
         ended = true

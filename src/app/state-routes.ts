@@ -35,7 +35,9 @@ export function createStateRoutes(simulator: SimulatorCore, readJson: (request: 
       method: 'GET',
       path: '/snapshot',
       name: 'snapshot',
-      resolve() {
+      resolve(request) {
+        // A HEAD's body is never sent (Node drops what is written): no snapshot is taken for it.
+        if (request.method === 'HEAD') return streamedJson(() => undefined)
         if (writing >= maxSnapshotStreams) {
           throw new ApiError('too_many_streams', `At most ${maxSnapshotStreams} snapshots are written at once; retry in a moment`, {
             'Retry-After': '1',
