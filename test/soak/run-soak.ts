@@ -1,6 +1,6 @@
 // `npm run soak`: hostile clients against the real CLI at its default limits, one pattern at a time, each against
 // a fresh process so that each peak RSS (VmHWM in /proc/<pid>/status) is the pattern's own. Loopback only, every
-// loop bounded in count and time; about 4 minutes in all. Linux only (/proc, and 127.0.0.0/8 source addresses).
+// loop bounded in count and time; about 4.5 minutes in all. Linux only (/proc, and 127.0.0.0/8 source addresses).
 //
 //   npm run soak                      all patterns
 //   npm run soak -- slow-readers      some of them, by name
