@@ -335,6 +335,23 @@ describe('GET /__sim/events', () => {
     expect(simulator.events.size).toBe(0)
   })
 
+  it('cuts a stalled client off where the lane can (issue #20): an ended stream waits, with what was written, for a reader', async () => {
+    const simulator = createSimulatorCore()
+    const streams = createEventStreams(simulator, { flushMs: 10, stallMs: 60 })
+    const calls: string[] = []
+    const sink: StreamSink = { write: () => {}, hasRoom: false, end: () => calls.push('end'), abort: () => calls.push('abort') }
+    cleanups.push(streams.respond().stream!.open(sink))
+    simulator.clock.advance(1)
+    const deadline = Date.now() + 2000
+    while (calls.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(calls).toEqual(['abort'])
+    expect(streams.size).toBe(0)
+    // A drain still ends streams in order.
+    cleanups.push(streams.respond().stream!.open(sink))
+    streams.closeAll()
+    expect(calls).toEqual(['abort', 'end'])
+  })
+
   it('lets go of the simulator when the client disconnects', async () => {
     const server = await start()
     const stream = await openEvents(`${server.url}/__sim/events`)

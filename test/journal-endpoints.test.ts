@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createApp } from '../src/app/app.ts'
+import type { PlainResponse } from '../src/core/pipeline/plain-http.ts'
+import { defaults } from '../src/core/simulator/defaults.ts'
 import { createManualClock } from '../src/core/time/clock.ts'
 
 // The journal's control endpoints over HTTP (issue #16): what only HTTP has, the errors and headers. The behaviour
@@ -76,5 +78,206 @@ describe('the journal endpoints', () => {
       coverage.operations.find((operation) => operation.operation === 'getPet')!.calls
     expect(getPet(await (await send('/__sim/coverage')).json())).toBe(1)
     expect(getPet(await (await send('/__sim/coverage', { method: 'DELETE' })).json())).toBe(0)
+  })
+})
+
+describe('large control-plane answers (issue #20)', () => {
+  const padding = 'x'.repeat(60_000)
+  /** `count` createPets with 60 KB bodies: about 60 KB of journal each. */
+  async function bigJournal(count: number) {
+    const context = setUp()
+    for (let index = 0; index < count; index++) {
+      const response = await context.send('/v1/pets', {
+        method: 'POST',
+        headers: { authorization: 'Bearer demo-enterprise-key', 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `Big ${index}`, categoryId: 1, padding }),
+      })
+      expect(response.status).toBe(201)
+    }
+    return context
+  }
+  /** A control answer as the app gives it to a lane, for what its stream writes. */
+  function plainGet(app: ReturnType<typeof setUp>['app'], path: string) {
+    return app.respond({
+      method: 'GET',
+      path,
+      query: '',
+      authority: '127.0.0.1:4010',
+      header: () => undefined,
+      readBody: async () => new Uint8Array(),
+      transport: { clientAddress: '127.0.0.1' },
+    }) as PlainResponse
+  }
+
+  /** What a streamed answer writes for a client that takes each piece 2 ms after it is written, piece by piece. */
+  async function readPieces(streamed: PlainResponse): Promise<string[]> {
+    expect(streamed.body).toBeUndefined()
+    const chunks: string[] = []
+    let taken = true
+    let ended = false
+    streamed.stream!.open({
+      write: (chunk) => {
+        chunks.push(chunk)
+        taken = false
+      },
+      get hasRoom() {
+        return taken
+      },
+      end: () => {
+        ended = true
+      },
+    })
+    for (let turn = 0; turn < 1000 && !ended; turn++) {
+      await new Promise((resolve) => setTimeout(resolve, 2))
+      taken = true
+    }
+    expect(ended).toBe(true)
+    return chunks
+  }
+
+  it('pages GET /__sim/requests: each answer within the cap, every entry read by following next', async () => {
+    const { app, send } = await bigJournal(40)
+    let path: string | undefined = '/__sim/requests'
+    const sequences: number[] = []
+    let pages = 0
+    while (path !== undefined) {
+      const response = await send(path)
+      expect(response.status).toBe(200)
+      const text = await response.text()
+      expect(new TextEncoder().encode(text).byteLength).toBeLessThanOrEqual(defaults.journalPageBytes)
+      const body = JSON.parse(text) as { requests: { sequence: number }[]; next?: string }
+      expect(response.headers.get('link')).toBe(body.next === undefined ? null : `<${body.next}>; rel="next"`)
+      sequences.push(...body.requests.map((entry) => entry.sequence))
+      if (pages === 0) {
+        expect(body.next).toMatch(/^\/__sim\/requests\?since=\d+&until=40$/)
+        // Requests answered after the first page are not chased: the read ends where the journal stood.
+        await send('/v1/pets?limit=1', { headers: { authorization: 'Bearer demo-enterprise-key' } })
+      }
+      path = body.next
+      pages++
+    }
+    expect(pages).toBeGreaterThanOrEqual(3)
+    expect(sequences).toEqual(Array.from({ length: 40 }, (_, index) => index + 1))
+    expect(app.simulator.journal.count()).toBe(41)
+  })
+
+  it('keeps the filters and the window of limit in next', async () => {
+    const { send } = await bigJournal(30)
+    const first = (await (await send('/__sim/requests?operation=createPet&limit=25')).json()) as {
+      requests: { sequence: number }[]
+      next: string
+    }
+    expect(first.requests[0]!.sequence).toBe(6)
+    expect(first.next).toBe(`/__sim/requests?operation=createPet&since=${first.requests.at(-1)!.sequence + 1}&until=30`)
+    const rest = (await (await send(first.next)).json()) as { requests: { sequence: number }[]; next?: string }
+    expect(rest.requests.at(-1)!.sequence).toBe(30)
+  })
+
+  it('answers a journal that fits one page as before: no next, no Link', async () => {
+    const { send, api } = setUp()
+    await api('/pets?limit=1')
+    const response = await send('/__sim/requests')
+    expect(response.headers.get('link')).toBeNull()
+    expect(Object.keys(await response.json())).toEqual(['requests'])
+    const until = await send('/__sim/requests?until=x')
+    expect(until.status).toBe(400)
+    expect((await until.json()).message).toMatch(/until must be a whole number/)
+  })
+
+  it('streams the HAR: the same text as toHar, in pieces of about 64 KiB written only while the client takes them', async () => {
+    const { app, send } = await bigJournal(30)
+    const expected = JSON.stringify(app.simulator.journal.toHar())
+    const response = await send('/__sim/requests.har')
+    expect(response.headers.get('content-length')).toBeNull()
+    expect(await response.text()).toBe(expected)
+
+    const streamed = plainGet(app, '/__sim/requests.har')
+    expect(streamed.headers['Content-Type']).toBe('application/json')
+    const chunks = await readPieces(streamed)
+    expect(chunks.join('')).toBe(expected)
+    expect(chunks.length).toBeGreaterThan(10)
+    expect(Math.max(...chunks.map((chunk) => chunk.length))).toBeLessThan(64 * 1024 + 62 * 1024)
+  })
+
+  it('breaks a streamed answer off when the client takes nothing for the send timeout, never ending it as whole', async () => {
+    const { app } = await bigJournal(3)
+    vi.useFakeTimers()
+    try {
+      const streamed = plainGet(app, '/__sim/requests.har')
+      const calls: string[] = []
+      streamed.stream!.open({
+        write: () => calls.push('write'),
+        hasRoom: false,
+        end: () => calls.push('end'),
+        abort: () => calls.push('abort'),
+      })
+      vi.advanceTimersByTime(defaults.sendTimeoutMs - 100)
+      expect(calls).toEqual([])
+      vi.advanceTimersByTime(200)
+      expect(calls).toEqual(['abort'])
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('streams GET /__sim/snapshot, the same text as simulator.snapshot(), and it restores', async () => {
+    const { app, send } = setUp()
+    for (let index = 0; index < 2000; index++) app.simulator.store.create({ name: `Pet ${index}`, categoryId: 1 })
+    for (let index = 0; index < 600; index++)
+      await app.fetch(new Request('http://127.0.0.1:4010/v1/pets?limit=1'), { clientAddress: `10.0.${index >> 8}.${index & 255}` })
+    const expected = JSON.stringify(app.simulator.snapshot())
+    expect(app.simulator.snapshot().rateLimits.length).toBeGreaterThan(500)
+    const response = await send('/__sim/snapshot')
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('application/json')
+    const text = await response.text()
+    expect(text).toBe(expected)
+    const pieces = await readPieces(plainGet(app, '/__sim/snapshot'))
+    expect(pieces.join('')).toBe(expected)
+    expect(Math.max(...pieces.map((piece) => piece.length))).toBeLessThan(100 * 1024)
+    const restored = await send('/__sim/snapshot', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: text })
+    expect(restored.status).toBe(200)
+    expect(app.simulator.store.size).toBe(2050)
+  })
+
+  it('writes at most 4 snapshots at once: one more is 503 too_many_streams until one is over', async () => {
+    const { app, send } = setUp()
+    const sink = { write: () => {}, hasRoom: false, end: () => {} }
+    const closers = Array.from({ length: 4 }, () => plainGet(app, '/__sim/snapshot').stream!.open(sink))
+    const refused = await send('/__sim/snapshot')
+    expect(refused.status).toBe(503)
+    expect(refused.headers.get('retry-after')).toBe('1')
+    expect((await refused.json()).code).toBe('too_many_streams')
+    closers[0]!()
+    closers[0]!()
+    const served = await send('/__sim/snapshot')
+    expect(served.status).toBe(200)
+    expect(JSON.parse(await served.text()).format).toBe(1)
+    expect((await send('/__sim/snapshot')).status).toBe(200)
+    for (const close of closers) close()
+  })
+
+  it('answers HEAD for the streamed answers with their headers, reading nothing', async () => {
+    const { send } = await bigJournal(2)
+    const har = await send('/__sim/requests.har', { method: 'HEAD' })
+    expect(har.status).toBe(200)
+    expect(har.headers.get('content-disposition')).toBe('attachment; filename="petstore-sim.har"')
+    expect(await har.text()).toBe('')
+    const snapshot = await send('/__sim/snapshot', { method: 'HEAD' })
+    expect([snapshot.status, snapshot.headers.get('content-type'), await snapshot.text()]).toEqual([200, 'application/json', ''])
+  })
+
+  it('opens the event stream with summaries: no exchange is sent (or held) for a dashboard', async () => {
+    const { app, api } = setUp()
+    await api('/pets?limit=1')
+    const plain = plainGet(app, '/__sim/events')
+    const written: string[] = []
+    const close = plain.stream!.open({ write: (chunk) => void written.push(chunk), hasRoom: true, end: () => {} })
+    close()
+    const data = /event: requests\ndata: (.*)\n/.exec(written.join(''))![1]!
+    const { requests } = JSON.parse(data) as { requests: Record<string, unknown>[] }
+    expect(requests.map((entry) => entry.sequence)).toEqual([1])
+    expect(requests[0]).not.toHaveProperty('request')
+    expect(requests[0]).not.toHaveProperty('response')
   })
 })

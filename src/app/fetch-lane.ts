@@ -122,6 +122,11 @@ function streamedResponse(response: PlainResponse, stream: ResponseStream, signa
             done = true
             controller.close()
           },
+          abort() {
+            if (done) return
+            done = true
+            controller.error(new TypeError('The answer was broken off: its reader took nothing for too long'))
+          },
         })
         if (done) close()
         signal?.addEventListener('abort', finish, { once: true })

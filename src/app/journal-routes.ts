@@ -1,23 +1,35 @@
 import { ApiError } from '../core/pipeline/api-error.ts'
-import { jsonResponse, type PlainResponse } from '../core/pipeline/plain-http.ts'
-import { parseJournalFilter } from '../core/simulator/journal-filter.ts'
+import { JsonText } from '../core/pipeline/json-text.ts'
+import { jsonResponse, type PlainRequest, type PlainResponse } from '../core/pipeline/plain-http.ts'
+import { defaults } from '../core/simulator/defaults.ts'
+import { journalFilterNames, parseJournalFilter, type JournalFilter } from '../core/simulator/journal-filter.ts'
+import { harEntry, harFrame } from '../core/simulator/journal-har.ts'
 import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
 import type { ControlRoute } from './control-plane.ts'
+import { streamedJson } from './json-stream.ts'
 
 /** The default and the longest wait of `GET /__sim/requests/wait`. */
 const waitTimeouts = { defaultMs: 5000, maxMs: 60_000 } as const
+
+/**
+ * The journal entries of one piece of a streamed HAR: 64 KiB of their JSON (at least one entry), so that a client
+ * that does not read holds its transport's buffer and about this much, whatever the journal's size.
+ */
+const harPieceBytes = 64 * 1024
 
 /**
  * The journal and contract coverage over HTTP, the same semantics as
  * in-process (`simulator.journal`, `simulator.coverage()`), for test
  * runners in any language:
  *
- * - `GET /__sim/requests?operation=&method=&path=&status=&key=&since=&limit=`: `{ "requests": [entries] }`;
+ * - `GET /__sim/requests?operation=&method=&path=&status=&key=&since=&until=&limit=`: `{ "requests": [entries] }`,
+ *   a page of at most `defaults.journalPageBytes`; when more matched, `"next"` and a `Link: <…>; rel="next"` header
+ *   give the page after it (`journal.page`);
  * - `GET /__sim/requests/count?…`: `{ "count": n }`;
  * - `GET /__sim/requests/wait?…&timeoutMs=`: `{ "request": entry }`, the first match (already recorded, or
  *   within `timeoutMs`), or 404 `request_not_seen` listing the nearest entries;
  * - `DELETE /__sim/requests`: empties the journal (nothing else);
- * - `GET /__sim/requests.har?…`: the entries as a HAR 1.2 file;
+ * - `GET /__sim/requests.har?…`: the entries as a HAR 1.2 file, written a page at a time while the client takes it;
  * - `GET /__sim/coverage`, `DELETE /__sim/coverage`: contract coverage, and starting it over.
  *
  * An unknown filter, a repeated one or a bad value is a 400 `invalid_query_parameter`.
@@ -29,7 +41,7 @@ export function journalRoutes(simulator: SimulatorCore): ControlRoute[] {
       method: 'GET',
       path: '/requests',
       name: 'requests',
-      resolve: (request) => jsonResponse({ requests: journal.find(parseJournalFilter(request.query).filter) }, 200),
+      resolve: (request) => journalPage(simulator, request),
     },
     {
       method: 'DELETE',
@@ -67,12 +79,7 @@ export function journalRoutes(simulator: SimulatorCore): ControlRoute[] {
       method: 'GET',
       path: '/requests.har',
       name: 'requestsHar',
-      resolve: (request): PlainResponse => {
-        const response = jsonResponse(journal.toHar(parseJournalFilter(request.query).filter), 200, {
-          'Content-Disposition': 'attachment; filename="petstore-sim.har"',
-        })
-        return response
-      },
+      resolve: (request) => harStream(simulator, parseJournalFilter(request.query).filter, request.method === 'HEAD'),
     },
     { method: 'GET', path: '/coverage', name: 'coverage', resolve: () => jsonResponse(simulator.coverage(), 200) },
     {
@@ -85,4 +92,64 @@ export function journalRoutes(simulator: SimulatorCore): ControlRoute[] {
       },
     },
   ]
+}
+
+/**
+ * One page of `GET /__sim/requests`: `{"requests":[…]}`, with `"next"` (and
+ * a `Link` header) when more matched. The whole body, envelope included,
+ * is at most `defaults.journalPageBytes` (but for a single entry larger than
+ * that, possible only with a raised body cap).
+ */
+function journalPage(simulator: SimulatorCore, request: PlainRequest): PlainResponse {
+  const { filter } = parseJournalFilter(request.query)
+  // The envelope with the longest `next` this filter can have: the page's entries get what is left.
+  const longest = nextLink(request.path, { ...filter, since: Number.MAX_SAFE_INTEGER, until: Number.MAX_SAFE_INTEGER })
+  const envelope = '{"requests":,"next":}'.length + JSON.stringify(longest).length
+  const page = simulator.journal.page(filter, { maxBytes: Math.max(0, defaults.journalPageBytes - envelope) })
+  if (page.next === undefined) return jsonResponse(new JsonText(`{"requests":${page.json}}`), 200)
+  const next = nextLink(request.path, page.next)
+  return jsonResponse(new JsonText(`{"requests":${page.json},"next":${JSON.stringify(next)}}`), 200, { Link: `<${next}>; rel="next"` })
+}
+
+/** The path and query of the page a filter reads: the filter's parameters in their documented order (ASCII only). */
+function nextLink(path: string, filter: JournalFilter): string {
+  const query = new URLSearchParams()
+  for (const name of journalFilterNames) {
+    const value = filter[name]
+    if (value !== undefined) query.set(name, String(value))
+  }
+  return `${path}?${query}`
+}
+
+/**
+ * `GET /__sim/requests.har`: the HAR log's head, then the entries a page
+ * at a time (`journal.page`, so views are built for one piece only and
+ * evicted entries are skipped, never held), then its tail; the text is
+ * `JSON.stringify(journal.toHar(filter))` of the entries that matched when
+ * it was asked for, less any evicted while it was written.
+ */
+function harStream(simulator: SimulatorCore, filter: JournalFilter, headersOnly: boolean): PlainResponse {
+  const { head, tail } = harFrame()
+  // A HEAD's body is never sent (Node drops what is written): nothing is read for it.
+  let cursor: JournalFilter | undefined = headersOnly ? undefined : filter
+  let first = true
+  let ended = false
+  return streamedJson(
+    () => {
+      if (ended || headersOnly) return undefined
+      const page = cursor === undefined ? undefined : simulator.journal.page(cursor, { maxBytes: harPieceBytes })
+      if (page === undefined || page.entries.length === 0) {
+        ended = true
+        return first ? `${head}${tail}` : tail
+      }
+      cursor = page.next
+      let text = ''
+      for (const entry of page.entries) {
+        text += `${first ? head : ','}${JSON.stringify(harEntry(entry, simulator.baseOrigin))}`
+        first = false
+      }
+      return text
+    },
+    { 'Content-Disposition': 'attachment; filename="petstore-sim.har"' },
+  )
 }

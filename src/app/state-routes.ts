@@ -1,6 +1,8 @@
 import { ApiError } from '../core/pipeline/api-error.ts'
 import { jsonResponse, type PlainRequest, type PlainResponse } from '../core/pipeline/plain-http.ts'
 import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
+import type { SnapshotReader } from '../core/simulator/state-snapshot.ts'
+import { streamedJson, type StreamLifetime } from './json-stream.ts'
 
 /** A control route, as the control plane registers it (`{id}`-free paths under `/__sim`). */
 interface StateRoute {
@@ -13,7 +15,9 @@ interface StateRoute {
 /**
  * The control endpoints of the simulator's whole state:
  *
- * - `GET /__sim/snapshot`: `simulator.snapshot()`, the state as versioned JSON;
+ * - `GET /__sim/snapshot`: `simulator.snapshot()`, the state as versioned JSON, written a slice of its pets and
+ *   buckets at a time while the client takes it (100,000 pets are some 10 MB of JSON), at most
+ *   {@link maxSnapshotStreams} at once;
  * - `PUT /__sim/snapshot`: `simulator.restore(body)`; 200 with the active scenario and the pets,
  *   or 400 `invalid_body` naming the problem, the state untouched;
  * - `GET /__sim/scenario`: `{ active, available: [{ name, description }] }`;
@@ -24,8 +28,24 @@ interface StateRoute {
  */
 export function createStateRoutes(simulator: SimulatorCore, readJson: (request: PlainRequest) => Promise<unknown>): StateRoute[] {
   const scenarioState = () => ({ active: simulator.scenario, available: simulator.scenarios() })
+  let writing = 0
+  const lifetime = { opened: () => writing++, over: () => writing-- }
   return [
-    { method: 'GET', path: '/snapshot', name: 'snapshot', resolve: () => jsonResponse(simulator.snapshot(), 200) },
+    {
+      method: 'GET',
+      path: '/snapshot',
+      name: 'snapshot',
+      resolve(request) {
+        // A HEAD's body is never sent (Node drops what is written): no snapshot is taken for it.
+        if (request.method === 'HEAD') return streamedJson(() => undefined)
+        if (writing >= maxSnapshotStreams) {
+          throw new ApiError('too_many_streams', `At most ${maxSnapshotStreams} snapshots are written at once; retry in a moment`, {
+            'Retry-After': '1',
+          })
+        }
+        return snapshotStream(simulator.snapshotReader(), lifetime)
+      },
+    },
     {
       method: 'PUT',
       path: '/snapshot',
@@ -61,4 +81,72 @@ export function createStateRoutes(simulator: SimulatorCore, readJson: (request: 
       },
     },
   ]
+}
+
+/**
+ * Snapshots written at once: each holds, until its client has taken it (or
+ * is cut off after 10 s), a copy of the rate-limit buckets (at the default
+ * cap of 100,000 anonymous callers, about the limiter's own 17 MiB) and of
+ * the created pets' references (800 KB for 100,000). A test suite asks for
+ * one at a time; more at once are 503 `too_many_streams` with `Retry-After: 1`.
+ */
+const maxSnapshotStreams = 4
+
+/** Pets or buckets per piece of a streamed snapshot: some 60 KB of JSON (a pet is about 100 bytes, a bucket about 120). */
+const itemsPerPiece = 500
+
+/**
+ * A snapshot's JSON, the same text as `JSON.stringify(simulator.snapshot())`,
+ * written in pieces while the client takes it: the pets a slice at a time
+ * from the catalogue as it stood when asked for (`snapshotReader`: a
+ * generated catalogue's pets are made only as they are written), the
+ * buckets a slice at a time.
+ */
+function snapshotStream({ snapshot, pets }: SnapshotReader, lifetime: StreamLifetime): PlainResponse {
+  const shell = JSON.stringify({ ...snapshot, rateLimits: [] })
+  // Only the structure can hold these: inside a JSON string every quote is escaped.
+  const petsAt = shell.indexOf('"pets":[]') + '"pets":['.length
+  const bucketsAt = shell.indexOf('"rateLimits":[]') + '"rateLimits":['.length
+  const { rateLimits } = snapshot
+  let bucketsDone = 0
+  const pieces: Array<() => string | undefined> = [
+    () => shell.slice(0, petsAt),
+    () => {
+      const slice = pets(itemsPerPiece)
+      return slice.length === 0 ? undefined : JSON.stringify(slice).slice(1, -1)
+    },
+    () => shell.slice(petsAt, bucketsAt),
+    () => {
+      if (bucketsDone >= rateLimits.length) return undefined
+      const slice = rateLimits.slice(bucketsDone, bucketsDone + itemsPerPiece)
+      bucketsDone += slice.length
+      return JSON.stringify(slice).slice(1, -1)
+    },
+    () => shell.slice(bucketsAt),
+  ]
+  // Each piece function once for the fixed texts, again and again for the arrays (with commas between) until it gives undefined.
+  const repeats = [false, true, false, true, false]
+  let piece = 0
+  let started = false
+  return streamedJson(
+    () => {
+      while (piece < pieces.length) {
+        const text = pieces[piece]!()
+        if (!repeats[piece]) {
+          piece++
+          return text
+        }
+        if (text !== undefined) {
+          const comma = started ? ',' : ''
+          started = true
+          return `${comma}${text}`
+        }
+        piece++
+        started = false
+      }
+      return undefined
+    },
+    {},
+    lifetime,
+  )
 }

@@ -75,6 +75,7 @@ function writeStream(outgoing: ServerResponse, response: PlainResponse, stream: 
     end() {
       if (writable()) outgoing.end()
     },
+    abort: () => dropConnection(outgoing),
   })
   outgoing.once('close', close)
   endWhenServerCloses(outgoing, () => {

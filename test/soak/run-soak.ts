@@ -1,6 +1,6 @@
 // `npm run soak`: hostile clients against the real CLI at its default limits, one pattern at a time, each against
 // a fresh process so that each peak RSS (VmHWM in /proc/<pid>/status) is the pattern's own. Loopback only, every
-// loop bounded in count and time; about 3.5 minutes in all. Linux only (/proc, and 127.0.0.0/8 source addresses).
+// loop bounded in count and time; about 4.5 minutes in all. Linux only (/proc, and 127.0.0.0/8 source addresses).
 //
 //   npm run soak                      all patterns
 //   npm run soak -- slow-readers      some of them, by name
@@ -160,6 +160,19 @@ function slowBodies(name: string, key: string, what: string): Pattern {
       )
       return { notes: `answers: ${[...statuses].map(([status, count]) => `${count}x ${status}`).join(', ')}` }
     },
+  }
+}
+
+/** A journal of about 13 MB: 200 createPet requests with 60 KB bodies (the journal keeps up to 64 KiB of each). */
+async function fillJournal(port: number): Promise<void> {
+  const padding = 'x'.repeat(60_000)
+  for (let index = 0; index < 200; index++) {
+    const response = await fetch(`http://127.0.0.1:${port}/v1/pets`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer demo-enterprise-key', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Big', categoryId: 1, padding }),
+    })
+    await response.arrayBuffer()
   }
 }
 
@@ -325,15 +338,7 @@ const patterns: Pattern[] = [
     what: 'a journal of about 13 MB (200 bodies of 60 KB), then 40 connections asking GET /__sim/requests and never reading, reconnecting when dropped, 20 s',
     async run(simulator) {
       const { port } = simulator
-      const padding = 'x'.repeat(60_000)
-      for (let index = 0; index < 200; index++) {
-        const response = await fetch(`http://127.0.0.1:${port}/v1/pets`, {
-          method: 'POST',
-          headers: { Authorization: 'Bearer demo-enterprise-key', 'Content-Type': 'application/json' },
-          body: JSON.stringify({ name: 'Big', categoryId: 1, padding }),
-        })
-        await response.arrayBuffer()
-      }
+      await fillJournal(port)
       const until = Date.now() + 20_000
       let asked = 0
       let dropped = 0
@@ -358,6 +363,105 @@ const patterns: Pattern[] = [
       await sleep(2000)
       return {
         notes: `${asked} journal requests never read, ${dropped} dropped by the server; RSS after ${simulator.memory().now.toFixed(0)} MiB; ${latency}`,
+      }
+    },
+  },
+  {
+    name: 'non-reading-exports',
+    what: 'a catalogue of 100,000 pets and a journal of about 13 MB, then 40 connections asking GET /__sim/snapshot or GET /__sim/requests.har (half each) and never reading, reconnecting when dropped, 20 s',
+    args: ['--pets', '100000'],
+    async run(simulator) {
+      const { port } = simulator
+      await fillJournal(port)
+      const until = Date.now() + 20_000
+      let asked = 0
+      let dropped = 0
+      const loops = Array.from({ length: 40 }, async (_, index) => {
+        while (Date.now() < until) {
+          const socket = await open(port)
+          if (socket === undefined) continue
+          socket.pause() // never read
+          socket.write(get(index % 2 === 0 ? '/__sim/snapshot' : '/__sim/requests.har'))
+          asked++
+          // A paused socket sees the server's reset only when it writes: probe once a second.
+          while (Date.now() < until && !gone(socket)) {
+            await sleep(1000)
+            socket.write('\r\n')
+          }
+          if (gone(socket)) dropped++
+          socket.destroy()
+        }
+      })
+      const latency = await legitimateLatency(port, until)
+      await Promise.all(loops)
+      await sleep(2000)
+      return {
+        notes: `${asked} exports never read, ${dropped} dropped by the server; RSS after ${simulator.memory().now.toFixed(0)} MiB; ${latency}`,
+      }
+    },
+  },
+  {
+    name: 'event-subscribers',
+    what: 'a journal of about 13 MB, then 240 connections to GET /__sim/events (at most 32 are served), half reading only the status line, half a little every 2 s, reconnecting 100 ms after a refusal or a drop, while 4 clients send API requests, 20 s',
+    async run(simulator) {
+      const { port } = simulator
+      await fillJournal(port)
+      const until = Date.now() + 20_000
+      const statuses = new Map<string, number>()
+      let dropped = 0
+      const subscribers = Array.from({ length: 240 }, async (_, index) => {
+        const reads = index % 2 === 1
+        while (Date.now() < until) {
+          const socket = await open(port)
+          if (socket === undefined) continue
+          let head = ''
+          socket.on('data', (chunk: Buffer) => {
+            if (head.length < 12) head += chunk.toString('latin1', 0, 12)
+          })
+          socket.pause()
+          socket.write(get('/__sim/events'))
+          // Paused sockets see the server's answer or reset only when they read or write: the status line once, then
+          // a little every 2 s (the readers) or nothing (the others), and a probe write each time.
+          while (Date.now() < until && !gone(socket)) {
+            await sleep(head === '' ? 100 : 2000)
+            if (reads || head === '') {
+              socket.resume()
+              await sleep(5)
+              socket.pause()
+            }
+            if (head !== '' && !head.startsWith('HTTP/1.1 200')) break
+            socket.write('\r\n')
+          }
+          const status = head.slice(9, 12) || 'none'
+          statuses.set(status, (statuses.get(status) ?? 0) + 1)
+          if (status === '200' && gone(socket) && Date.now() < until) dropped++
+          socket.destroy()
+          await sleep(100)
+        }
+      })
+      let apiRequests = 0
+      const api = Array.from({ length: 4 }, async (_, index) => {
+        while (Date.now() < until) {
+          const response = await fetch(
+            `http://127.0.0.1:${port}/v1/pets${index === 0 ? '' : '?limit=20'}`,
+            index === 0
+              ? {
+                  method: 'POST',
+                  headers: { Authorization: 'Bearer demo-enterprise-key', 'Content-Type': 'application/json' },
+                  body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
+                }
+              : { headers: { Authorization: 'Bearer demo-enterprise-key' } },
+          ).catch(() => undefined)
+          await response?.arrayBuffer().catch(() => undefined)
+          apiRequests++
+          await sleep(20)
+        }
+      })
+      const latency = await legitimateLatency(port, until)
+      await Promise.all([...subscribers, ...api])
+      await sleep(2000)
+      return {
+        notes: `event-stream answers: ${[...statuses].map(([status, count]) => `${count}x ${status}`).join(', ')}; ${dropped} served streams dropped by the server; ${apiRequests} API requests; RSS after ${simulator.memory().now.toFixed(0)} MiB; ${latency}`,
       }
     },
   },

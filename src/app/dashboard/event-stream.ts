@@ -4,6 +4,7 @@ import type { RecordedRequest } from '../../core/simulator/request-journal.ts'
 import { toSummary } from '../../core/simulator/journal-views.ts'
 import type { SimulatorCore } from '../../core/simulator/simulator-core.ts'
 import type { SimulatorEvent } from '../../core/simulator/simulator-events.ts'
+import { unrefTimer } from '../json-stream.ts'
 
 /** How the dashboard's event streams batch, bound and keep alive what they send. */
 export interface EventStreamOptions {
@@ -43,7 +44,7 @@ export interface EventStreams {
  * format) of one simulator.
  *
  * - on opening: `retry: 1000`, an `event: state` with `simulator.state()`,
- *   and an `event: requests` with the last journal entries;
+ *   and an `event: requests` with the summaries of the last journal entries;
  * - then, at most once per `flushMs`: `event: reset` after a reset, `event:
  *   requests` (`{"requests": [entries], "skipped": n}`) with the requests
  *   answered since the last write, and `event: state` when anything changed;
@@ -115,7 +116,7 @@ export function createEventStreams(simulator: SimulatorCore, options: EventStrea
       if (!subscriber.sink.hasRoom) {
         // The client has not taken the last batches: wait (the ring keeps only the newest), or give up on it.
         subscriber.stalledSince ??= now
-        if (now - subscriber.stalledSince >= stallMs) subscriber.end()
+        if (now - subscriber.stalledSince >= stallMs) subscriber.drop()
         else behind = true
         continue
       }
@@ -158,12 +159,14 @@ export function createEventStreams(simulator: SimulatorCore, options: EventStrea
   /** What a stream opens with, read when the request is answered: a throw is that request's Error response. */
   function opening(): string {
     const state = JSON.stringify(simulator.state())
-    const requests = JSON.stringify({ requests: simulator.journal.latest(initialRequests), skipped: 0 })
+    // Summaries, as every later batch sends (the page fetches an exchange when one is opened): 100 whole entries
+    // were up to 13 MB per stream, held for a client that did not read (issue #20).
+    const requests = JSON.stringify({ requests: simulator.journal.latestSummaries(initialRequests), skipped: 0 })
     return `retry: 1000\n\nevent: state\ndata: ${state}\n\nevent: requests\ndata: ${requests}\n\n`
   }
 
   function start(sink: StreamSink, first: string): () => void {
-    const subscriber: Subscriber = { sink, position: { received, resets, version }, stalledSince: undefined, end }
+    const subscriber: Subscriber = { sink, position: { received, resets, version }, stalledSince: undefined, end, drop }
     if (open.size === 0) {
       unsubscribe = simulator.events.subscribe(listener)
       heartbeat = setInterval(() => {
@@ -188,6 +191,14 @@ export function createEventStreams(simulator: SimulatorCore, options: EventStrea
       if (closed) return
       close()
       sink.end()
+    }
+    // A stalled client is cut off, not ended: an ended answer waits, with what was written, for a reader that never
+    // comes, and its slot is free for another such client (issue #20).
+    function drop(): void {
+      if (closed) return
+      close()
+      if (sink.abort === undefined) sink.end()
+      else sink.abort()
     }
 
     sink.write(first)
@@ -225,10 +236,5 @@ interface Subscriber {
   position: Position
   stalledSince: number | undefined
   readonly end: () => void
-}
-
-/** Node's timers hold the process open unless unref'd; browsers' timers are numbers, with nothing to unref. */
-function unrefTimer(timer: unknown): void {
-  const unref = (timer as { unref?: () => void } | null)?.unref
-  if (typeof unref === 'function') unref.call(timer)
+  readonly drop: () => void
 }

@@ -32,6 +32,15 @@ export interface PetStore {
   preview(newPet: NewPet): Pet
   /** Every pet, ascending by id: a frozen copy, so changing it changes nothing in the store. */
   all(): readonly Pet[]
+  /**
+   * The pets as they stand now, ascending by id, a slice at a time: each call
+   * of the function returned gives the next `count` ([] after the last).
+   * Creating, resetting or loading afterwards changes nothing it gives. It
+   * holds the base (never changed) and a copy of the created pets'
+   * references, and makes a generated catalogue's pets only as it reads them
+   * (`all()` makes every one: 100,000 pets are some 10 MiB of objects).
+   */
+  reader(): (count: number) => readonly Pet[]
   /** Puts the store back to its initial pets; ids start again after the highest of them. Costs O(pets created since). */
   reset(): void
   readonly size: number
@@ -111,6 +120,18 @@ export function createPetStore(options: PetStoreOptions): PetStore {
       for (const pet of created) pets.push(pet)
       return Object.freeze(pets)
     },
+    reader() {
+      const from = base
+      const createdNow = created.slice()
+      let index = 0
+      return (count) => {
+        const end = Math.min(index + count, from.size + createdNow.length)
+        const slice = index < from.size ? from.slice(index, Math.min(end, from.size)) : []
+        for (let at = Math.max(index, from.size); at < end; at++) slice.push(createdNow[at - from.size]!)
+        index = Math.max(index, end)
+        return slice
+      }
+    },
     preview: make,
     reset() {
       useBase(initial)
@@ -143,6 +164,8 @@ interface Base {
   page(limit: number, status: PetStatus | undefined): Pet[]
   /** Every pet, ascending by id: a new array. */
   all(): Pet[]
+  /** The pets from index `start` to `end` (excluded), ascending by id: a new array. */
+  slice(start: number, end: number): Pet[]
 }
 
 function baseOf(pets: readonly Pet[] | CompactPets, nextId: number | undefined): Base {
@@ -153,6 +176,8 @@ function baseOf(pets: readonly Pet[] | CompactPets, nextId: number | undefined):
       get: (id) => pets.get(id),
       page: (limit, status) => pets.page(limit, status),
       all: () => pets.toArray(),
+      // Ids are 1..count, the pet with id n at index n - 1.
+      slice: (start, end) => Array.from({ length: Math.max(0, end - start) }, (_, offset) => pets.get(start + offset + 1)!),
     }
   }
   // Objects are kept twice, in id order: in one list, and in one list per status, so that a page of one status is a
@@ -166,6 +191,7 @@ function baseOf(pets: readonly Pet[] | CompactPets, nextId: number | undefined):
     get: indexById(sorted),
     page: (limit, status) => (status === undefined ? sorted : byStatus.get(status)!).slice(0, limit),
     all: () => sorted.slice(),
+    slice: (start, end) => sorted.slice(start, end),
   }
 }
 

@@ -78,7 +78,7 @@ export const errorCatalogue = {
   },
   too_many_streams: {
     status: 503,
-    when: '`GET /__sim/events` while 32 event streams (dashboards) are open already; see `Retry-After`.',
+    when: '`GET /__sim/events` while 32 event streams (dashboards) are open already, or `GET /__sim/snapshot` while 4 snapshots are being written; see `Retry-After`.',
   },
   gateway_timeout: { status: 504, when: 'Only from a fault rule (`status: 504`), marked `Petstore-Sim-Fault`.' },
   store_full: {

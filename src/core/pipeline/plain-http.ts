@@ -96,6 +96,12 @@ export interface StreamSink {
   readonly hasRoom: boolean
   /** Ends the response. */
   end(): void
+  /**
+   * Breaks the response off, so that a cut answer is never taken for a whole
+   * one: the connection dropped (Node), the body errored (Fetch). A lane
+   * without it is ended instead.
+   */
+  abort?(): void
 }
 
 /** A JSON response, serialised once (or not at all when the body is already {@link JsonText}). */

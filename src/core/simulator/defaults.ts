@@ -19,6 +19,14 @@ export const defaults = Object.freeze({
   journalMaxBytes: 16 * 1024 * 1024,
   /** The most bytes the journal keeps of each request and response body: 64 KiB, the rest cut and marked `truncated`. */
   journalBodyCapBytes: 64 * 1024,
+  /**
+   * The most bytes of JSON one page of the journal takes (`journal.page`, `GET /__sim/requests`): 1 MiB. At the
+   * default body cap an entry's JSON is at most about 800 KiB (two 64 KiB bodies of control characters, each escaped to
+   * six bytes, and 16 KiB of headers), so a page always holds a whole entry; a page is read on loopback in a few ms;
+   * and a client that asks and never reads holds at most this (twice: the text and its bytes) until the send timeout.
+   * 40 such clients asking for a 13 MB journal whole took RSS from 100 to 804 MiB (issue #20).
+   */
+  journalPageBytes: 1024 * 1024,
   ban: Object.freeze({ after: 10, durationMs: 10 * 60_000 }),
   /**
    * The most rate-limit buckets kept for callers without a valid key (one per

@@ -149,7 +149,7 @@ function bodyView(body: string | Uint8Array, sentSize: number): JournalBody {
 }
 
 /** Bytes of a string in UTF-8, without encoding it. */
-function utf8Length(text: string): number {
+export function utf8Length(text: string): number {
   let length = 0
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index)

@@ -20,12 +20,14 @@ export interface JournalFilter {
   readonly key?: string
   /** Entries with this sequence number or a later one. */
   readonly since?: number
+  /** Entries with this sequence number or an earlier one: with `since`, a window that new requests do not move (a page's `next`). */
+  readonly until?: number
   /** At most this many entries: the most recent ones, oldest first. */
   readonly limit?: number
 }
 
 /** The filter's names, as query parameters take them. */
-export const journalFilterNames = ['operation', 'method', 'path', 'status', 'key', 'since', 'limit'] as const
+export const journalFilterNames = ['operation', 'method', 'path', 'status', 'key', 'since', 'until', 'limit'] as const
 
 /** What a filter looks at in an entry: its summary fields and the key the request sent. */
 export interface FilterableEntry {
@@ -47,7 +49,7 @@ export function compileFilter(filter: JournalFilter = {}): CompiledFilter {
   const tests: Array<{ field: string; test: (entry: FilterableEntry) => boolean }> = []
   const unknown = Object.keys(filter).filter((name) => !(journalFilterNames as readonly string[]).includes(name))
   if (unknown.length > 0) throw new RangeError(`Unknown journal filter ${unknown.join(', ')}; use ${journalFilterNames.join(', ')}`)
-  const { operation, method, path, status, key, since, limit } = filter
+  const { operation, method, path, status, key, since, until, limit } = filter
   if (limit !== undefined && !(Number.isSafeInteger(limit) && limit >= 0)) throw new RangeError('limit must be a whole number of 0 or more')
   if (operation !== undefined) tests.push({ field: 'operation', test: (entry) => entry.operation === operation })
   if (method !== undefined) {
@@ -69,6 +71,10 @@ export function compileFilter(filter: JournalFilter = {}): CompiledFilter {
   if (since !== undefined) {
     if (!Number.isSafeInteger(since)) throw new RangeError('since must be a sequence number')
     tests.push({ field: 'since', test: (entry) => entry.sequence >= since })
+  }
+  if (until !== undefined) {
+    if (!Number.isSafeInteger(until)) throw new RangeError('until must be a sequence number')
+    tests.push({ field: 'until', test: (entry) => entry.sequence <= until })
   }
   return tests
 }
@@ -92,7 +98,7 @@ export function parseJournalFilter(query: string, extra: readonly string[] = [])
     if (seen.has(name)) throw new ApiError('invalid_query_parameter', `${name} is given more than once`)
     seen.add(name)
     if (extra.includes(name)) rest[name] = value
-    else if (name === 'since' || name === 'limit') {
+    else if (name === 'since' || name === 'until' || name === 'limit') {
       if (!/^\d{1,15}$/.test(value)) throw new ApiError('invalid_query_parameter', `${name} must be a whole number (got ${value})`)
       filter[name] = Number(value)
     } else if ((journalFilterNames as readonly string[]).includes(name)) filter[name] = value

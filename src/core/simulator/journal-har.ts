@@ -70,7 +70,19 @@ export function toHar(entries: readonly JournalEntry[], origin = 'http://localho
   }
 }
 
-function harEntry(entry: JournalEntry, origin: string): HarEntry {
+/**
+ * The text of a HAR log around its entries, for writing one a page at a
+ * time: `head`, the entries' JSON joined with commas, then `tail` is the text
+ * of `JSON.stringify(toHar(entries))`.
+ */
+export function harFrame(): { readonly head: string; readonly tail: string } {
+  const text = JSON.stringify(toHar([]))
+  const at = text.indexOf('"entries":[]') + '"entries":['.length
+  return { head: text.slice(0, at), tail: text.slice(at) }
+}
+
+/** One journal entry as a HAR entry; `origin` is used when the request did not name its host. */
+export function harEntry(entry: JournalEntry, origin = 'http://localhost'): HarEntry {
   const { request, response } = entry
   const host = request.headers.host
   const target = `${request.path}${entry.path.includes('?') ? entry.path.slice(entry.path.indexOf('?')) : ''}`

@@ -3,6 +3,9 @@ import type { CompiledFilter, FilterableEntry, JournalFilter } from './journal-f
 /** How many near misses a failed wait lists. */
 const nearestCount = 3
 
+/** The filters that bound a window of sequence numbers rather than describe a request. */
+const windowFields = new Set(['since', 'until'])
+
 /**
  * The message of a wait that timed out: the filter, and the entries that
  * came nearest to it (most criteria met, then most recent) with the
@@ -24,12 +27,12 @@ export function nearestEntries(
     Object.fromEntries(Object.entries(filter).filter(([name, value]) => value !== undefined && name !== 'limit')),
   )
   const head = `No request matched ${wanted} within ${timeoutMs} ms.`
-  // `since` is a window, not a likeness: entries before it are not near misses.
-  const since = tests.find((test) => test.field === 'since')
-  const candidates = since === undefined ? entries : entries.filter((entry) => since.test(entry))
-  if (candidates.length === 0) return `${head} No request was recorded${since === undefined ? '' : ` since #${filter.since}`}.`
+  // `since` and `until` are a window, not a likeness: entries outside it are not near misses.
+  const window = tests.filter((test) => windowFields.has(test.field))
+  const candidates = window.length === 0 ? entries : entries.filter((entry) => window.every((test) => test.test(entry)))
+  if (candidates.length === 0) return `${head} No request was recorded${filter.since === undefined ? '' : ` since #${filter.since}`}.`
   const scored = candidates.map((entry, index) => {
-    const missed = tests.filter((test) => test.field !== 'since' && !test.test(entry)).map((test) => test.field)
+    const missed = tests.filter((test) => !windowFields.has(test.field) && !test.test(entry)).map((test) => test.field)
     return { entry, index, missed }
   })
   scored.sort((a, b) => a.missed.length - b.missed.length || b.index - a.index)

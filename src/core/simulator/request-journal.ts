@@ -3,6 +3,7 @@ import { defaults } from './defaults.ts'
 import type { AnswerKind, CoverageTally } from './contract-coverage.ts'
 import {
   captureExchange,
+  utf8Length,
   type CapturedExchange,
   type ExchangeParts,
   type JournalRequest,
@@ -10,7 +11,7 @@ import {
 } from './journal-exchange.ts'
 import { compileFilter, matches, type CompiledFilter, type JournalFilter } from './journal-filter.ts'
 import { toHar, type Har } from './journal-har.ts'
-import { filterable, summaryLine, toEntry } from './journal-views.ts'
+import { filterable, summaryLine, toEntry, toSummary } from './journal-views.ts'
 import { nearestEntries } from './journal-wait.ts'
 
 /** One request the simulator answered without its exchange: what the dashboard's table and the logs show. */
@@ -94,8 +95,26 @@ export interface RequestJournal {
   entries(): JournalEntry[]
   /** The most recent `count` entries, oldest first, without copying the rest. */
   latest(count: number): JournalEntry[]
+  /** The summaries of the most recent `count` entries, oldest first: no body is read (what the dashboard's table shows). */
+  latestSummaries(count: number): JournalSummary[]
   /** The entries a filter takes, oldest first. An unknown filter or a bad value throws a `RangeError`. */
   find(filter?: JournalFilter): JournalEntry[]
+  /**
+   * The entries a filter takes, a page at a time, oldest first: whole
+   * entries while their JSON fits in `maxBytes` (never fewer than one), and
+   * the filter of the next page. Following `next` until it is undefined
+   * reads every entry that matched when the first page was read (less any
+   * evicted in between): `next` is this filter from the entry after the
+   * page's last, `until` the last match (so new requests do not move it),
+   * without `limit` (the window it chose is kept by `since` and `until`).
+   *
+   * @example
+   * for (let page = journal.page({ operation: 'createPet' }); ; page = journal.page(page.next)) {
+   *   check(page.entries)
+   *   if (page.next === undefined) break
+   * }
+   */
+  page(filter?: JournalFilter, options?: JournalPageOptions): JournalPage
   /** How many entries the filter takes (`limit` aside). */
   count(filter?: JournalFilter): number
   /**
@@ -113,6 +132,21 @@ export interface RequestJournal {
   usage(): JournalUsage
   /** Empties the journal and starts its sequence over; coverage is kept. */
   clear(): void
+}
+
+export interface JournalPageOptions {
+  /** The most bytes (UTF-8) of the page's JSON array; an entry larger than it is a page on its own. Default 1 MiB. */
+  readonly maxBytes?: number
+}
+
+/** One page of the journal (`journal.page`, `GET /__sim/requests`). */
+export interface JournalPage {
+  /** The page's entries, oldest first. */
+  readonly entries: readonly JournalEntry[]
+  /** `entries` as a JSON array, the text measured against `maxBytes`: what `GET /__sim/requests` sends, serialised once. */
+  readonly json: string
+  /** The filter that reads the next page; undefined when this page holds the last entry the filter took. */
+  readonly next: JournalFilter | undefined
 }
 
 /** How many requests were answered, in all and by status class; `none` for a fault rule's reset or hang (status 0). */
@@ -226,7 +260,33 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
       if (count <= 0) return []
       return items.slice(Math.max(head, items.length - count)).map(toEntry)
     },
+    latestSummaries(count) {
+      if (count <= 0) return []
+      return items.slice(Math.max(head, items.length - count)).map(toSummary)
+    },
     find: (filter) => select(filter).map(toEntry),
+    page(filter, pageOptions = {}) {
+      const pageBytes = pageOptions.maxBytes ?? defaults.journalPageBytes
+      if (!(Number.isSafeInteger(pageBytes) && pageBytes >= 0)) throw new RangeError('maxBytes must be a whole number of 0 or more')
+      const taken = select(filter)
+      // Views are built one at a time, and only for the page: a whole journal's views decode every body.
+      const entries: JournalEntry[] = []
+      let json = '['
+      let bytes = 2
+      for (const recorded of taken) {
+        const entry = toEntry(recorded)
+        const text = JSON.stringify(entry)
+        const size = utf8Length(text) + (entries.length === 0 ? 0 : 1)
+        if (entries.length > 0 && bytes + size > pageBytes) break
+        json += entries.length === 0 ? text : `,${text}`
+        bytes += size
+        entries.push(entry)
+      }
+      const last = entries.at(-1)
+      if (last === undefined || entries.length === taken.length) return { entries, json: `${json}]`, next: undefined }
+      const { limit: _limit, ...rest } = filter ?? {}
+      return { entries, json: `${json}]`, next: { ...rest, since: last.sequence + 1, until: taken.at(-1)!.sequence } }
+    },
     count: (filter) => select(filter === undefined ? undefined : { ...filter, limit: undefined }).length,
     waitFor(filter = {}, waitOptions = {}) {
       const timeoutMs = waitOptions.timeoutMs ?? 5000

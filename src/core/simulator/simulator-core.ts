@@ -140,6 +140,7 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     // generatePet is code, not configuration: a reloaded config file keeps the one the simulator was created with.
     reconfigure: (next) => control.reconfigure(stateConfig({ ...next, generatePet: options.generatePet }, defaultStatus), next.scenario),
     snapshot: control.snapshot,
+    snapshotReader: control.snapshotReader,
     restore: control.restore,
     state: () =>
       readSnapshot({

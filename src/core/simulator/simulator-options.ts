@@ -14,7 +14,7 @@ import type { ScenarioDefinition, ScenarioSummary } from './scenarios.ts'
 import type { Latency } from './simulator-context.ts'
 import type { SimulatorEvents } from './simulator-events.ts'
 import type { SimulatorSnapshot } from './simulator-state.ts'
-import type { StateSnapshot } from './state-snapshot.ts'
+import type { SnapshotReader, StateSnapshot } from './state-snapshot.ts'
 
 // What createSimulatorCore (simulator-core.ts) takes and returns, apart from how it builds them.
 
@@ -127,6 +127,11 @@ export interface SimulatorCore {
   state(): SimulatorSnapshot
   /** The whole state as plain, versioned JSON (`"format": 1`): catalogue, next id, clock, rate-limit buckets and bans, fault rules, scenario. */
   snapshot(): StateSnapshot
+  /**
+   * The same snapshot, its pets read a slice at a time (what `GET /__sim/snapshot` streams): nothing is made or
+   * copied but the created pets' references, whatever the catalogue's size.
+   */
+  snapshotReader(): SnapshotReader
   /**
    * Replaces the state with a snapshot's, at once; or throws a `RangeError`
    * naming the problem and changes nothing. The journal starts empty.

@@ -11,7 +11,14 @@ import demoKeys from '../../../fixtures/demo-keys.json' with { type: 'json' }
 import type { RequestJournal } from './request-journal.ts'
 import { scenarioPets, usageBuckets, type CatalogueDefaults, type ScenarioDefinition, type ScenarioSummary } from './scenarios.ts'
 import type { RandomSource } from './simulator-context.ts'
-import { fromSnapshotBuckets, parseSnapshot, snapshotFormat, toSnapshotBuckets, type StateSnapshot } from './state-snapshot.ts'
+import {
+  fromSnapshotBuckets,
+  parseSnapshot,
+  snapshotFormat,
+  toSnapshotBuckets,
+  type SnapshotReader,
+  type StateSnapshot,
+} from './state-snapshot.ts'
 
 /** The parts of one simulator whose state a reset, a scenario or a snapshot replaces. */
 /** What scenarios are made from: the user's scenarios and the options they fall back on. {@link StateControl.reconfigure} replaces it. */
@@ -50,6 +57,7 @@ export interface StateControl {
   scenarios(): ScenarioSummary[]
   useScenario(name: string): void
   snapshot(): StateSnapshot
+  snapshotReader(): SnapshotReader
   restore(data: unknown): void
   /**
    * New scenarios and options to fall back on (a reloaded config file), and a
@@ -126,15 +134,16 @@ export function createStateControl(parts: StateParts): StateControl {
     const { usage } = scenario.definition
     if (usage !== undefined) limiter.load(usageBuckets(usage, scenario.keyRing.keys, clock.now()))
   }
-  const snapshot = (): StateSnapshot => ({
+  const snapshotWith = (pets: readonly Pet[]): StateSnapshot => ({
     format: snapshotFormat,
     takenAt: new Date(clock.now()).toISOString(),
     scenario: current().name,
-    catalogue: { nextId: store.nextId, pets: store.all() },
+    catalogue: { nextId: store.nextId, pets },
     clock: clock.setting,
     rateLimits: toSnapshotBuckets(limiter.records()),
     faults: { nextId: faults.nextId, rules: faults.list() },
   })
+  const snapshot = () => snapshotWith(store.all())
   const load = (prepared: PreparedScenario, data: StateSnapshot) => {
     switchTo(prepared)
     startOver()
@@ -161,6 +170,7 @@ export function createStateControl(parts: StateParts): StateControl {
       })
     },
     snapshot,
+    snapshotReader: () => ({ pets: store.reader(), snapshot: snapshotWith([]) }),
     reconfigure(next, scenario) {
       const previous = config
       config = next

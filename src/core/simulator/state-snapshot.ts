@@ -35,6 +35,16 @@ export interface StateSnapshot {
   readonly faults: { readonly nextId: number; readonly rules: readonly FaultRule[] }
 }
 
+/**
+ * A snapshot to be written a slice of pets at a time (`GET /__sim/snapshot`):
+ * `snapshot` is the state with no pets, `pets` gives the catalogue's, as it
+ * stood when the reader was made, `count` at a time ([] after the last).
+ */
+export interface SnapshotReader {
+  readonly snapshot: StateSnapshot
+  readonly pets: (count: number) => readonly Pet[]
+}
+
 // Built on first use, as the API's schemas are (core/api/schemas.ts: import cost).
 const snapshotSchemas = lazily(() => {
   const z = loadZod()

@@ -91,3 +91,24 @@ describe('the store over a compact catalogue', () => {
     expect(store.all()).toEqual(generatePets({ seed: 9, count: 500 }))
   })
 })
+
+describe("the store's reader: the pets as they stood, a slice at a time (issue #20)", () => {
+  for (const [kind, initialPets] of [
+    ['a compact catalogue', generateCompactPets(5, 1200)],
+    ['objects', generatePets({ seed: 5, count: 1200 })],
+  ] as const) {
+    it(`reads every pet of ${kind} and those created, as all() lists them, unmoved by later changes`, () => {
+      const store = createPetStore({ initialPets })
+      for (let index = 0; index < 300; index++) store.create({ name: `Made ${index}`, categoryId: 2 })
+      const expected = store.all()
+      const read = store.reader()
+      const slices: (readonly Pet[])[] = [read(500)]
+      store.create({ name: 'Later', categoryId: 1 })
+      store.reset()
+      for (let slice = read(500); slice.length > 0; slice = read(500)) slices.push(slice)
+      expect(slices.map((slice) => slice.length)).toEqual([500, 500, 500])
+      expect(slices.flat()).toEqual(expected)
+      expect(read(500)).toEqual([])
+    })
+  }
+})

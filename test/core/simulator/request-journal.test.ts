@@ -100,3 +100,82 @@ describe('redaction', () => {
     expect(redactQuery('limit=5&keyword=dog')).toBe('limit=5&keyword=dog')
   })
 })
+
+describe('the journal a page at a time (issue #20)', () => {
+  const utf8Bytes = (text: string) => new TextEncoder().encode(text).byteLength
+  /** Every page from `filter` on, by following `next`. */
+  const allPages = (journal: ReturnType<typeof createRequestJournal>, filter = {}, maxBytes?: number) => {
+    const pages = []
+    for (let page = journal.page(filter, { maxBytes }); ; page = journal.page(page.next, { maxBytes })) {
+      pages.push(page)
+      if (page.next === undefined) return pages
+      expect(pages.length).toBeLessThan(1000)
+    }
+  }
+
+  it('reads a journal larger than a page completely by following next, no page over its bytes', () => {
+    const journal = createRequestJournal({ maxBytes: 64 * 1024 * kib })
+    for (let index = 0; index < 60; index++) journal.record(input({ responseBody: `"${'é'.repeat(10 * kib)}"` }))
+    const pages = allPages(journal, {}, 100 * kib)
+    expect(pages.length).toBeGreaterThan(5)
+    for (const page of pages) {
+      expect(utf8Bytes(page.json)).toBeLessThanOrEqual(100 * kib)
+      expect(JSON.parse(page.json)).toEqual(page.entries)
+    }
+    expect(pages.flatMap((page) => page.entries.map((entry) => entry.sequence))).toEqual(
+      Array.from({ length: 60 }, (_, index) => index + 1),
+    )
+    expect(pages[0]!.next).toEqual({ since: pages[0]!.entries.length + 1, until: 60 })
+  })
+
+  it('pins the end when the first page is read: requests recorded meanwhile are not chased', () => {
+    const journal = createRequestJournal()
+    for (let index = 0; index < 10; index++) journal.record(input({ requestBody: new Uint8Array(2 * kib).fill(0x61) }))
+    const first = journal.page({ method: 'post' }, { maxBytes: 8 * kib })
+    for (let index = 0; index < 5; index++) journal.record(input())
+    const rest = allPages(journal, first.next, 8 * kib)
+    const read = [first, ...rest].flatMap((page) => page.entries.map((entry) => entry.sequence))
+    expect(read).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+    expect(first.next).toMatchObject({ method: 'post', until: 10 })
+  })
+
+  it('keeps the window limit chose, and drops limit from next', () => {
+    const journal = createRequestJournal()
+    for (let index = 0; index < 20; index++)
+      journal.record(input({ requestBody: new Uint8Array(2 * kib).fill(0x61) }, { status: index % 2 === 0 ? 201 : 400 }))
+    const pages = allPages(journal, { status: 400, limit: 6 }, 8 * kib)
+    expect(pages.length).toBeGreaterThan(1)
+    expect(pages[0]!.next).not.toHaveProperty('limit')
+    expect(pages.flatMap((page) => page.entries.map((entry) => entry.sequence))).toEqual([10, 12, 14, 16, 18, 20])
+    expect(journal.find({ status: 400, limit: 6 }).map((entry) => entry.sequence)).toEqual([10, 12, 14, 16, 18, 20])
+  })
+
+  it('makes an entry larger than a page a page of its own, and a journal that fits one page has no next', () => {
+    const journal = createRequestJournal()
+    journal.record(input({ responseBody: 'x'.repeat(20 * kib) }))
+    journal.record(input())
+    const pages = allPages(journal, {}, kib)
+    expect(pages.map((page) => page.entries.length)).toEqual([1, 1])
+    expect(journal.page().next).toBeUndefined()
+    expect(journal.page().entries).toEqual(journal.entries())
+    expect(createRequestJournal().page()).toEqual({ entries: [], json: '[]', next: undefined })
+    expect(() => journal.page({}, { maxBytes: -1 })).toThrow(RangeError)
+  })
+
+  it('filters by until, as by since', () => {
+    const journal = createRequestJournal()
+    for (let index = 0; index < 5; index++) journal.record(input())
+    expect(journal.find({ since: 2, until: 4 }).map((entry) => entry.sequence)).toEqual([2, 3, 4])
+    expect(journal.count({ until: 2 })).toBe(2)
+    expect(() => journal.find({ until: 1.5 })).toThrow(/until must be a sequence number/)
+  })
+
+  it('gives the latest summaries without reading a body', () => {
+    const journal = createRequestJournal()
+    for (let index = 0; index < 3; index++) journal.record(input({ requestBody: new Uint8Array([0x61]) }))
+    const summaries = journal.latestSummaries(2)
+    expect(summaries.map((summary) => summary.sequence)).toEqual([2, 3])
+    expect(summaries[0]).not.toHaveProperty('request')
+    expect(journal.latestSummaries(0)).toEqual([])
+  })
+})
