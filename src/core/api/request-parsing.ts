@@ -1,7 +1,7 @@
 import { ApiError } from '../pipeline/api-error.ts'
 import type { PetQuery } from '../catalogue/pet-store.ts'
-import { petStatuses, type NewPet } from './pet-types.ts'
-import { describeIssues, english, petSchemas } from './schemas.ts'
+import { checkNewPet, isPetStatus } from './new-pet-check.ts'
+import { petStatuses, type NewPet, type PetStatus } from './pet-types.ts'
 
 export const defaultLimit = 20
 export const minLimit = 1
@@ -36,11 +36,10 @@ export function parseListPetsQuery(params: URLSearchParams): PetQuery {
 
   const statusText = statuses[0]
   if (statusText === undefined) return { limit }
-  const status = petSchemas().PetStatusSchema.safeParse(statusText, english)
-  if (!status.success) {
+  if (!isPetStatus(statusText)) {
     throw invalidQuery(`status must be one of ${petStatuses.join(', ')} (got ${JSON.stringify(statusText)})`)
   }
-  return { limit, status: status.data }
+  return { limit, status: statusText as PetStatus }
 }
 
 /**
@@ -79,11 +78,9 @@ export function parseNewPet(body: Uint8Array, contentType: string | undefined, c
     const kind = data === null ? 'null' : Array.isArray(data) ? 'an array' : typeof data
     throw new ApiError('invalid_body', `The request body must be a JSON object (got ${kind})`)
   }
-  const result = petSchemas().NewPetSchema.safeParse(data, english)
-  if (!result.success) {
-    throw new ApiError('invalid_body', `Invalid pet: ${describeIssues(result.error)}`)
-  }
-  return result.data
+  const checked = checkNewPet(data)
+  if (typeof checked === 'string') throw new ApiError('invalid_body', `Invalid pet: ${checked}`)
+  return checked
 }
 
 /**

@@ -1,12 +1,10 @@
 // zod/mini: the same checks as zod's classic API in a fifth of the browser weight (about 6 kB gzipped
 // instead of 23, `npm run size`), which leaves room for faker within the 60 kB budget.
 import type * as z from 'zod/mini'
+import { codePointLength, controlCharacter, maxNameLength, statusMessage } from './new-pet-check.ts'
 import { petStatuses, type NewPet, type Pet, type PetStatus } from './pet-types.ts'
 import type { StandardSchemaV1 } from './standard-schema.ts'
 import { loadZod } from './zod-module.ts'
-
-/** The longest pet name accepted (the spec is silent; see the README). */
-export const maxNameLength = 255
 
 /**
  * Builds once, on the first call. zod schemas are built lazily because
@@ -28,15 +26,12 @@ export const petSchemas = lazily(() => {
   const z = loadZod()
   /** The spec's PetStatus enumeration. Matching is exact: `Available` is not a status. */
   const PetStatusSchema = z.enum(petStatuses, {
-    error: (issue) => `must be one of ${petStatuses.join(', ')} (got ${JSON.stringify(issue.input) ?? 'nothing'})`,
+    error: (issue) => statusMessage(issue.input),
   })
 
   const PetNameSchema = z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') }).check(
     z.refine((name) => name.trim().length > 0, 'must not be empty'),
-    // No control characters (C0, DEL, C1): they have no place in a display name and break logs and terminals.
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this check's job
-    z.refine((name) => !/[\u0000-\u001f\u007f-\u009f]/.test(name), 'must not contain control characters'),
-    // Counted in code points, as JSON Schema's maxLength counts them: an emoji is one character.
+    z.refine((name) => !controlCharacter.test(name), 'must not contain control characters'),
     z.refine((name) => codePointLength(name) <= maxNameLength, `must be at most ${maxNameLength} characters`),
   )
 
@@ -77,12 +72,6 @@ export const petSchemas = lazily(() => {
 })
 
 type PetSchemas = ReturnType<typeof petSchemas>
-
-function codePointLength(text: string): number {
-  let length = 0
-  for (const _ of text) length++
-  return length
-}
 
 /**
  * zod's English messages, given to each parse rather than configured
