@@ -85,7 +85,14 @@ const utf8Encoder = new TextEncoder()
  * the budget is spent: what is counted is what is really held, so clients
  * that announce large bodies and send nothing hold nothing, and cannot make
  * small bodies wait behind them. Everything taken is given back once the body
- * is handed on (or refused).
+ * is handed on (or refused). The budget also ends a body that stalls (its
+ * minimum data rate, see {@link BodyBudget.heard}).
+ *
+ * The common case, a small body with room in the budget, is kept to what a
+ * bare server does (a `data` and an `end` listener) plus `close` and `error`:
+ * no timer, no closure per chunk, no promise but the one returned. It cost a
+ * createPet about 6 µs of CPU more than that before (a minimal reader in its
+ * place, `npm run bench`'s POST, 2026-11-23).
  */
 function collectBody(
   incoming: IncomingMessage,
@@ -94,93 +101,92 @@ function collectBody(
   budget: BodyBudget | undefined,
 ): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
+    let first: Buffer | undefined
+    let chunks: Buffer[] | undefined
     let size = 0
     let done = false
-    const taken: Array<() => void> = []
+    /** Bytes taken from the budget at once ({@link BodyBudget.take}), given back together. */
+    let takenBytes = 0
+    /** The slow path's grants, and the reservation waiting, if any. */
+    let taken: Array<() => void> | undefined
     let waiting: { cancel(): void } | undefined
-    // Chunks are taken in the order they came: each waits for the one before.
-    let inOrder: Promise<void> = Promise.resolve()
-    let waitingChunks = 0
+    // Chunks that wait for the budget are taken in the order they came: each waits for the one before.
+    let inOrder: Promise<void> | undefined
+    const reader = budget?.track(incoming, fail)
     const giveBack = () => {
       waiting?.cancel()
-      for (const release of taken.splice(0)) release()
+      if (taken !== undefined) for (const release of taken.splice(0)) release()
+      budget?.giveBack(takenBytes)
+      takenBytes = 0
     }
-    // The minimum data rate: a byte every `idleTimeoutMs` while the body is read (not while it waits for the budget,
-    // which is not the client's doing). Hoarders that sent a body but its last byte held their share of the budget
-    // until the request timeout (30 s).
-    const idleMs = budget?.idleTimeoutMs ?? 0
-    let idle: ReturnType<typeof setTimeout> | undefined
-    const rearm = () => {
-      if (idleMs <= 0 || done) return
-      clearTimeout(idle)
-      idle = setTimeout(() => {
-        if (waitingChunks > 0) rearm()
-        else fail(new ApiError('request_timeout', `The request body stalled: no byte for ${idleMs} ms`, { Connection: 'close' }))
-      }, idleMs)
+    const keep = (chunk: Buffer) => {
+      if (first === undefined) first = chunk
+      else if (chunks === undefined) chunks = [first, chunk]
+      else chunks.push(chunk)
     }
-    const fail = (error: unknown) => {
+    function fail(error: unknown): void {
       if (done) return
       done = true
-      clearTimeout(idle)
-      untrack()
+      budget?.untrack(incoming)
       giveBack()
       incoming.off('data', onData)
       incoming.resume()
       reject(error)
     }
-    const onData = (chunk: Buffer) => {
-      rearm()
+    function finish(): void {
+      if (done) return
+      done = true
+      budget?.untrack(incoming)
+      resolve(chunks === undefined ? (first ?? Buffer.alloc(0)) : Buffer.concat(chunks, size))
+      // The bytes are the pipeline's now; it reads them at once (decoding or refusing them).
+      giveBack()
+    }
+    function onData(chunk: Buffer): void {
       size += chunk.length
-      if (size > limit || (length !== undefined && size > length)) return fail(payloadTooLarge(limit))
-      if (budget === undefined) {
-        chunks.push(chunk)
+      if (size > limit || (length !== undefined && size > length)) {
+        fail(payloadTooLarge(limit))
         return
       }
+      if (budget === undefined || reader === undefined) {
+        keep(chunk)
+        return
+      }
+      budget.heard(reader)
       // The common case: room in the budget and no chunk of this body still waiting. No pause, no promise.
-      const release = waitingChunks === 0 ? budget.take(chunk.length, Math.max(size, length ?? 0)) : undefined
-      if (release !== undefined) {
-        taken.push(release)
-        chunks.push(chunk)
+      const took = reader.waiting === 0 ? budget.take(chunk.length, Math.max(size, length ?? 0)) : -1
+      if (took !== -1) {
+        takenBytes += took
+        keep(chunk)
         return
       }
-      waitingChunks++
+      reader.waiting++
       incoming.pause()
       const reservation = budget.reserve(chunk.length, Math.max(size, length ?? 0))
-      inOrder = inOrder
+      inOrder = (inOrder ?? Promise.resolve())
         .then(() => {
           waiting = reservation
           return reservation.granted
         })
         .then((release) => {
           waiting = undefined
-          waitingChunks--
+          reader.waiting--
+          budget.heard(reader)
           if (done) return release()
+          taken ??= []
           taken.push(release)
-          chunks.push(chunk)
+          keep(chunk)
           incoming.resume()
         })
     }
-    const untrack = budget?.track(incoming, fail) ?? (() => {})
     incoming.on('data', onData)
-    rearm()
-    const finish = () => {
-      if (done) return
-      done = true
-      clearTimeout(idle)
-      untrack()
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size))
-      // The bytes are the pipeline's now; it reads them at once (decoding or refusing them).
-      giveBack()
-    }
-    incoming.once('end', () => {
-      if (waitingChunks === 0) finish()
+    incoming.on('end', () => {
+      if (inOrder === undefined || reader?.waiting === 0) finish()
       else void inOrder.then(finish)
     })
     // 'close' before 'end' is an abort: a body waiting for the budget gives its place back.
-    incoming.once('close', () => {
+    incoming.on('close', () => {
       if (!incoming.readableEnded) fail(new ApiError('bad_request', 'The connection closed before the request body was read'))
     })
-    incoming.once('error', (error) => fail(new ApiError('bad_request', `The request body could not be read: ${error.message}`)))
+    incoming.on('error', (error) => fail(new ApiError('bad_request', `The request body could not be read: ${error.message}`)))
   })
 }
