@@ -37,7 +37,7 @@ export interface ListenerOptions {
   readonly maxBufferedBodyBytes?: number
   /**
    * How long a request body being read may go without a byte before it is
-   * answered 408 `request_timeout` (a minimum data rate). Default 5000; 0: no limit.
+   * answered 408 `request_timeout` (a minimum data rate; checked each quarter of it, so within 1.25 times it). Default 5000; 0: no limit.
    */
   readonly bodyIdleTimeoutMs?: number
   /**

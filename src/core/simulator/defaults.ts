@@ -76,7 +76,8 @@ export const defaults = Object.freeze({
   maxBufferedBodyBytes: 32 * 1024 * 1024,
   /**
    * The minimum data rate of a request body on a Node server: a byte at least
-   * every 5 s while it is read, or a 408 `request_timeout`. A client on
+   * every 5 s while it is read, or a 408 `request_timeout` (within 6.25 s: one
+   * sweep per server each quarter of it, see `node/body-budget.ts`). A client on
    * loopback or CI sends a 1 MiB body in milliseconds; 34 clients that sent
    * all but the last byte of 1 MiB bodies held the body budget for the whole
    * 30 s request timeout.
