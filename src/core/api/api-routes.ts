@@ -96,14 +96,16 @@ export const apiRoutes = [
     operation: 'createPet',
     method: 'POST',
     path: '/pets',
-    async resolve({ request, state, ensureCurrent }) {
-      const newPet = parseNewPet(await request.readBody(), request.header('content-type'), request.header('content-encoding'))
-      // The body may have arrived after a reset (`POST /__sim/reset` while it was uploading, or a latency).
-      ensureCurrent()
-      if (state.store.full) throw storeFull()
-      const pet = state.store.create(newPet)
-      return { status: 201, body: pet, headers: { Location: `${state.basePath}/pets/${pet.id}` } }
-    },
+    // A `then`, not an async function: one promise and one microtask fewer on every createPet.
+    resolve: ({ request, state, ensureCurrent }) =>
+      request.readBody().then((body) => {
+        const newPet = parseNewPet(body, request.header('content-type'), request.header('content-encoding'))
+        // The body may have arrived after a reset (`POST /__sim/reset` while it was uploading, or a latency).
+        ensureCurrent()
+        if (state.store.full) throw storeFull()
+        const pet = state.store.create(newPet)
+        return { status: 201, body: pet, headers: { Location: `${state.basePath}/pets/${pet.id}` } }
+      }),
     statuses: [201, 400, 401, 413, 415, 429, 507],
     async forced({ request, state, status }) {
       if (status === 400) return new ApiError('invalid_body', 'Invalid pet: name: is required (forced)')
