@@ -6,7 +6,8 @@
 //   swapped for `node/zod-on-demand.ts` and `node/faker-on-demand.ts`, which `require` dist/lib/zod.cjs and
 //   dist/lib/faker.cjs (built below) the first time a schema is built or a simulator is given `generatePet`.
 //   Together they were half of the time of importing the package and creating a simulator (test/bench/cold-start.ts).
-// - dist/browser: the main entry as everywhere else gets it (browsers through their bundler, Deno, Bun, workers),
+// - dist/browser: the main entry as everywhere else gets it (browsers through their bundler, workers; Deno and Bun
+//   match `node` and get dist/lib),
 //   with zod and faker imported statically: there is no synchronous loading on demand there.
 // - dist/lib/zod.cjs, dist/lib/faker.cjs: the pinned zod/mini and faker's `SimpleFaker`, as CommonJS, for `require`.
 import { fileURLToPath } from 'node:url'

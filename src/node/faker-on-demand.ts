@@ -6,5 +6,5 @@ import type { FakerModule } from '../core/catalogue/faker-module.ts'
 import { loadBundled } from './load-bundled.ts'
 
 export function loadFaker(): FakerModule {
-  return loadBundled<FakerModule>('faker.cjs', "faker's SimpleFaker")
+  return loadBundled<FakerModule>((require) => require('../faker.cjs'), 'faker.cjs', "faker's SimpleFaker")
 }

@@ -5,5 +5,5 @@ import type { Zod } from '../core/api/zod-module.ts'
 import { loadBundled } from './load-bundled.ts'
 
 export function loadZod(): Zod {
-  return loadBundled<Zod>('zod.cjs', 'zod')
+  return loadBundled<Zod>((require) => require('../zod.cjs'), 'zod.cjs', 'zod')
 }

@@ -3,7 +3,8 @@
 // What a user sees must not change: the same pets as faker itself draws, the same validation messages, the same
 // `generatePet` pets. Each case runs the built package in a fresh Node process, as a test file imports it.
 import { execFileSync } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
@@ -74,19 +75,33 @@ return { pets: simulator.store.list({ limit: 20 }), required: required() }`)
     expect(built).toEqual({ pets: simulator.store.list({ limit: 20 }), required: ['faker.cjs', 'zod.cjs'] })
   })
 
-  it('says what to do when a bundler left zod.cjs behind', () => {
-    // Inside the repository, so that the copy still finds msw.
+  it('finds zod.cjs through the package when a bundler left it behind', () => {
+    // Inside the repository, as a bundle inside a project that has petstore-sim installed (here: the package itself).
     mkdirSync(join(root, 'test-output'), { recursive: true })
     const copy = mkdtempSync(join(root, 'test-output', 'bundled-'))
     try {
-      cpSync(join(root, 'dist/lib'), copy, { recursive: true, filter: (file) => !file.endsWith('zod.cjs') })
-      const refused = inNodeBuild(
-        `try { sim.createSimulator().faults.add({ status: 503 }); return 'added' } catch (error) { return error.message }`,
-        copy,
-      )
-      expect(refused).toMatch(/^petstore-sim could not load zod \(zod\.cjs\).*resolve its "default" export condition/)
+      cpSync(join(root, 'dist/lib'), copy, { recursive: true, filter: (file) => !file.endsWith('.cjs') })
+      const added = inNodeBuild(`const simulator = sim.createSimulator(); simulator.faults.add({ status: 503 }); return required()`, copy)
+      expect(added).toEqual(['zod.cjs'])
     } finally {
       rmSync(copy, { recursive: true, force: true })
+    }
+  })
+
+  it('says what to do when neither is there', () => {
+    // Outside any project with petstore-sim, with msw alone beside it.
+    const scratch = mkdtempSync(join(tmpdir(), 'petstore-sim-bundled-'))
+    try {
+      cpSync(join(root, 'dist/lib'), join(scratch, 'lib'), { recursive: true, filter: (file) => !file.endsWith('.cjs') })
+      mkdirSync(join(scratch, 'node_modules'))
+      symlinkSync(join(root, 'node_modules/msw'), join(scratch, 'node_modules/msw'), 'dir')
+      const refused = inNodeBuild(
+        `try { sim.createSimulator().faults.add({ status: 503 }); return 'added' } catch (error) { return error.message }`,
+        join(scratch, 'lib'),
+      )
+      expect(refused).toMatch(/^petstore-sim could not load zod \(zod\.cjs\).*Leave petstore-sim out of the bundle/)
+    } finally {
+      rmSync(scratch, { recursive: true, force: true })
     }
   })
 })

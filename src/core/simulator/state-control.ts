@@ -105,7 +105,7 @@ export function createStateControl(parts: StateParts): StateControl {
         clockSet: definition.clock?.set === undefined ? undefined : toEpochMilliseconds(definition.clock.set),
       }
     } catch (error) {
-      throw new RangeError(`Scenario ${name}: ${(error as Error).message}`)
+      throw new RangeError(`Scenario ${name}: ${(error as Error).message}`, { cause: error })
     }
   }
   const current = () => {
