@@ -85,14 +85,16 @@ export default defineConfig([
       dir: 'dist/lib',
       format: 'esm',
       chunkFileNames: 'chunks/[name]-[hash].js',
-      // What `import 'petstore-sim'` loads in one file, not five: each module is a resolution, a read and a compile
+      // What `import 'petstore-sim'` loads in two files, not five: each module is a resolution, a read and a compile
       // of its own, and a test file pays for them before its first line runs. The loaders on demand are in it too,
-      // so that they always sit in dist/lib/chunks, one level under zod.cjs and faker.cjs.
+      // so that they always sit in dist/lib/chunks, one level under zod.cjs and faker.cjs. Not the msw handlers (nor
+      // `simulator.ts`, which imports them): the CLI shares this chunk, and must not load msw unless asked
+      // (`--engine msw`, `--handlers`); test/packaging/node-build.test.ts checks it.
       codeSplitting: {
         groups: [
           {
             name: 'simulator',
-            test: /[\\/]src[\\/](core[\\/]|app[\\/]|handlers[\\/]|simulator[^\\/]*\.ts$|node[\\/](zod-on-demand|faker-on-demand|load-bundled)\.ts$)/,
+            test: /[\\/]src[\\/](core[\\/]|app[\\/]|simulator-fetch\.ts$|node[\\/](zod-on-demand|faker-on-demand|load-bundled)\.ts$)/,
           },
         ],
       },

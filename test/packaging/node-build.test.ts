@@ -3,9 +3,9 @@
 // What a user sees must not change: the same pets as faker itself draws, the same validation messages, the same
 // `generatePet` pets. Each case runs the built package in a fresh Node process, as a test file imports it.
 import { execFileSync } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { generatePets } from '../../src/core/catalogue/seed-pets.ts'
@@ -103,5 +103,30 @@ return { pets: simulator.store.list({ limit: 20 }), required: required() }`)
     } finally {
       rmSync(scratch, { recursive: true, force: true })
     }
+  })
+
+  it('keeps msw out of what the CLI and petstore-sim/node load at start (msw comes with --engine msw or --handlers)', () => {
+    /** The bare packages a built file reaches through static imports, following the build's own chunks. */
+    const staticPackages = (entry: string): string[] => {
+      const seen = new Set<string>()
+      const packages = new Set<string>()
+      const pending = [join(root, entry)]
+      while (pending.length > 0) {
+        const file = pending.pop()!
+        if (seen.has(file)) continue
+        seen.add(file)
+        for (const [, specifier] of readFileSync(file, 'utf8').matchAll(
+          /^(?:import|export)\b[^'"]*?\bfrom\s*["']([^"']+)["']|^import\s*["']([^"']+)["']/gm,
+        )) {
+          if (specifier === undefined) continue
+          if (specifier.startsWith('.')) pending.push(resolve(dirname(file), specifier))
+          else packages.add(specifier)
+        }
+      }
+      return [...packages]
+    }
+    expect(staticPackages('dist/lib/index.js')).toContain('msw') // the handlers are msw's: it is really followed
+    expect(staticPackages('dist/lib/cli.js').filter((specifier) => specifier.startsWith('msw'))).toEqual([])
+    expect(staticPackages('dist/lib/node.js').filter((specifier) => specifier.startsWith('msw'))).toEqual([])
   })
 })
