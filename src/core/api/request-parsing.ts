@@ -1,7 +1,7 @@
 import { ApiError } from '../pipeline/api-error.ts'
 import type { PetQuery } from '../catalogue/pet-store.ts'
-import { checkNewPet, isPetStatus } from './new-pet-check.ts'
-import { petStatuses, type NewPet, type PetStatus } from './pet-types.ts'
+import { checkNewPet, isPetStatus, statusMessage } from './new-pet-check.ts'
+import type { NewPet, PetStatus } from './pet-types.ts'
 
 export const defaultLimit = 20
 export const minLimit = 1
@@ -37,7 +37,7 @@ export function parseListPetsQuery(params: URLSearchParams): PetQuery {
   const statusText = statuses[0]
   if (statusText === undefined) return { limit }
   if (!isPetStatus(statusText)) {
-    throw invalidQuery(`status must be one of ${petStatuses.join(', ')} (got ${JSON.stringify(statusText)})`)
+    throw invalidQuery(`status ${statusMessage(statusText)}`)
   }
   return { limit, status: statusText as PetStatus }
 }

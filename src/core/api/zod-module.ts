@@ -1,4 +1,4 @@
-// zod/mini, imported statically: what browsers, Deno, Bun and workers load, and what the tests run. Every schema is
+// zod/mini, imported statically: what browsers and workers load (dist/browser), and what the tests run. Every schema is
 // built on first use (`lazily`), from `loadZod()`. The Node build of the package replaces this module with
 // `node/zod-on-demand.ts` (rolldown.config.ts), which loads the same bundled zod the first time a schema is built:
 // zod was about a fifth of the time of importing the package and creating a simulator (4 of 19.5 ms,

@@ -1,5 +1,5 @@
 // The part of faker that `generatePet` hands to users (`SimpleFaker` and its generator), imported statically: what
-// browsers, Deno, Bun and workers load, and what the tests run. The Node build of the package replaces this module
+// browsers and workers load (dist/browser), and what the tests run. The Node build of the package replaces this module
 // with `node/faker-on-demand.ts` (rolldown.config.ts), which loads the same pinned faker only when a simulator is
 // given `generatePet`: faker's `SimpleFaker` was about a third of the time of importing the package and creating a
 // simulator (5.7 of 18 ms, test/bench/cold-start.ts, 2026-11-23), and most simulators never use it.
