@@ -176,6 +176,39 @@ async function fillJournal(port: number): Promise<void> {
   }
 }
 
+/**
+ * 40 connections, each asking for the path it is given (by its index) and never reading the answer, reconnecting when
+ * the server drops it, for 20 s, while a legitimate client measures the API's latency; then 2 s for the server to let go.
+ */
+async function nonReadingClients(
+  port: number,
+  pathFor: (index: number) => string,
+): Promise<{ asked: number; dropped: number; latency: string }> {
+  const until = Date.now() + 20_000
+  let asked = 0
+  let dropped = 0
+  const loops = Array.from({ length: 40 }, async (_, index) => {
+    while (Date.now() < until) {
+      const socket = await open(port)
+      if (socket === undefined) continue
+      socket.pause() // never read
+      socket.write(get(pathFor(index)))
+      asked++
+      // A paused socket sees the server's reset only when it writes: probe once a second.
+      while (Date.now() < until && !gone(socket)) {
+        await sleep(1000)
+        socket.write('\r\n')
+      }
+      if (gone(socket)) dropped++
+      socket.destroy()
+    }
+  })
+  const latency = await legitimateLatency(port, until)
+  await Promise.all(loops)
+  await sleep(2000)
+  return { asked, dropped, latency }
+}
+
 const patterns: Pattern[] = [
   {
     name: 'slow-readers',
@@ -339,28 +372,7 @@ const patterns: Pattern[] = [
     async run(simulator) {
       const { port } = simulator
       await fillJournal(port)
-      const until = Date.now() + 20_000
-      let asked = 0
-      let dropped = 0
-      const loops = Array.from({ length: 40 }, async () => {
-        while (Date.now() < until) {
-          const socket = await open(port)
-          if (socket === undefined) continue
-          socket.pause() // never read
-          socket.write(get('/__sim/requests'))
-          asked++
-          // A paused socket sees the server's reset only when it writes: probe once a second.
-          while (Date.now() < until && !gone(socket)) {
-            await sleep(1000)
-            socket.write('\r\n')
-          }
-          if (gone(socket)) dropped++
-          socket.destroy()
-        }
-      })
-      const latency = await legitimateLatency(port, until)
-      await Promise.all(loops)
-      await sleep(2000)
+      const { asked, dropped, latency } = await nonReadingClients(port, () => '/__sim/requests')
       return {
         notes: `${asked} journal requests never read, ${dropped} dropped by the server; RSS after ${simulator.memory().now.toFixed(0)} MiB; ${latency}`,
       }
@@ -373,28 +385,9 @@ const patterns: Pattern[] = [
     async run(simulator) {
       const { port } = simulator
       await fillJournal(port)
-      const until = Date.now() + 20_000
-      let asked = 0
-      let dropped = 0
-      const loops = Array.from({ length: 40 }, async (_, index) => {
-        while (Date.now() < until) {
-          const socket = await open(port)
-          if (socket === undefined) continue
-          socket.pause() // never read
-          socket.write(get(index % 2 === 0 ? '/__sim/snapshot' : '/__sim/requests.har'))
-          asked++
-          // A paused socket sees the server's reset only when it writes: probe once a second.
-          while (Date.now() < until && !gone(socket)) {
-            await sleep(1000)
-            socket.write('\r\n')
-          }
-          if (gone(socket)) dropped++
-          socket.destroy()
-        }
-      })
-      const latency = await legitimateLatency(port, until)
-      await Promise.all(loops)
-      await sleep(2000)
+      const { asked, dropped, latency } = await nonReadingClients(port, (index) =>
+        index % 2 === 0 ? '/__sim/snapshot' : '/__sim/requests.har',
+      )
       return {
         notes: `${asked} exports never read, ${dropped} dropped by the server; RSS after ${simulator.memory().now.toFixed(0)} MiB; ${latency}`,
       }
