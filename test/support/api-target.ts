@@ -1,4 +1,5 @@
 import type { JournalEntry } from '../../src/core/simulator/request-journal.ts'
+import type { ManualClock } from '../../src/core/time/clock.ts'
 import type { JournalClient } from './journal-client.ts'
 /**
  * Something the HTTP scenarios can run against (see `matrix.ts`): the MSW
@@ -50,12 +51,17 @@ export const testKeySpec = {
 /** Thirty seconds into a UTC minute, mid-morning, well before the getPet sunset. */
 export const scenarioStart = '2030-06-15T10:00:30.000Z'
 
-/** Seed and size of the catalogue every target is created with. */
 /**
  * The origin of the browser app the CORS scenarios play (a page on another origin than the simulator's): every
  * target's set-up allows it (`corsOrigins`, `--cors-origin`), as a user serving such a page must.
  */
 export const pageOrigin = 'http://app.test:5173'
 
+/** Seed and size of the catalogue every target is created with. */
 export const scenarioSeed = 4242
 export const scenarioPetCount = 60
+
+/** What every in-process target's simulator is created with: the scenarios' catalogue and keys, and its clock. */
+export function scenarioSimulatorOptions(clock: ManualClock) {
+  return { seed: scenarioSeed, pets: scenarioPetCount, keys: testKeySpec, clock }
+}

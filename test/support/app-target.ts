@@ -2,18 +2,12 @@ import { createApp } from '../../src/app/app.ts'
 import { createManualClock } from '../../src/core/time/clock.ts'
 import { inProcessControls } from './in-process-controls.ts'
 import { httpJournalClient } from './journal-client.ts'
-import { pageOrigin, scenarioPetCount, scenarioSeed, scenarioStart, testKeySpec, type ApiTarget } from './api-target.ts'
+import { pageOrigin, scenarioSimulatorOptions, scenarioStart, type ApiTarget } from './api-target.ts'
 
 /** The web-standard app, called through its own `fetch`: no msw, no network. */
 export function startAppTarget(): ApiTarget & { close(): void } {
   const manualClock = createManualClock(scenarioStart)
-  const app = createApp({
-    seed: scenarioSeed,
-    pets: scenarioPetCount,
-    keys: testKeySpec,
-    clock: manualClock,
-    corsOrigins: [pageOrigin],
-  })
+  const app = createApp({ ...scenarioSimulatorOptions(manualClock), corsOrigins: [pageOrigin] })
   // As fetch() does with a network error (a fault rule's reset or hang): reject.
   const send = async (input: string, init?: RequestInit) => {
     const response = await app.fetch(new Request(input, init), { clientAddress: '127.0.0.1' })

@@ -3,7 +3,7 @@ import { createManualClock } from '../../src/core/time/clock.ts'
 import { createSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator.ts'
 import { inProcessControls } from './in-process-controls.ts'
 import { inProcessJournalClient } from './journal-client.ts'
-import { scenarioPetCount, scenarioSeed, scenarioStart, testKeySpec, type ApiTarget } from './api-target.ts'
+import { scenarioSimulatorOptions, scenarioStart, type ApiTarget } from './api-target.ts'
 
 /** The origin in-process requests are sent to; nothing listens there. */
 export const inProcessOrigin = 'http://petstore.test'
@@ -16,14 +16,7 @@ export function startInProcessTarget(options: SimulatorOptions = {}): ApiTarget 
   const manualClock = createManualClock(scenarioStart)
   // A full base URL: unknown paths on that origin are the simulator's 404s, as on a server (with a path-only
   // base they would be left to msw's onUnhandledRequest, as other APIs' requests are).
-  const simulator = createSimulator({
-    seed: scenarioSeed,
-    pets: scenarioPetCount,
-    keys: testKeySpec,
-    clock: manualClock,
-    baseUrl: `${inProcessOrigin}/v1`,
-    ...options,
-  })
+  const simulator = createSimulator({ ...scenarioSimulatorOptions(manualClock), baseUrl: `${inProcessOrigin}/v1`, ...options })
   const server = setupServer(...simulator.handlers)
   server.listen({ onUnhandledFrame: 'error' })
   return {

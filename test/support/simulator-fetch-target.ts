@@ -2,18 +2,12 @@ import { createManualClock } from '../../src/core/time/clock.ts'
 import { createSimulator } from '../../src/simulator.ts'
 import { inProcessControls } from './in-process-controls.ts'
 import { inProcessJournalClient } from './journal-client.ts'
-import { pageOrigin, scenarioPetCount, scenarioSeed, scenarioStart, testKeySpec, type ApiTarget } from './api-target.ts'
+import { pageOrigin, scenarioSimulatorOptions, scenarioStart, type ApiTarget } from './api-target.ts'
 
 /** `simulator.fetch`: the simulator in-process behind a standard fetch, as openapi-fetch or ky would call it. */
 export function startSimulatorFetchTarget(): ApiTarget & { close(): void } {
   const manualClock = createManualClock(scenarioStart)
-  const simulator = createSimulator({
-    seed: scenarioSeed,
-    pets: scenarioPetCount,
-    keys: testKeySpec,
-    clock: manualClock,
-    corsOrigins: [pageOrigin],
-  })
+  const simulator = createSimulator({ ...scenarioSimulatorOptions(manualClock), corsOrigins: [pageOrigin] })
   return {
     apiUrl: `http://localhost:4010${simulator.basePath}`,
     fetch: simulator.fetch,
