@@ -138,6 +138,24 @@ describe('bad input: a one-line error and exit code 2', () => {
     expect(cli.stdout()).toBe('')
   })
 
+  // An empty token compared equal to the empty token of a request without Authorization: the control plane was open.
+  it.each([
+    [['--admin-token', ''], {}, /^petstore-sim: --admin-token must not be empty: /],
+    [['--admin-token', '   '], {}, /^petstore-sim: --admin-token must not be empty: /],
+    [['--admin-token', ' s3cret'], {}, /^petstore-sim: --admin-token must not start or end with white space: /],
+    [[], { PETSTORE_SIM_ADMIN_TOKEN: '' }, /^petstore-sim: PETSTORE_SIM_ADMIN_TOKEN must not be empty: /],
+    [['--config', '<empty token config>'], {}, /^petstore-sim: adminToken in --config \S+ must not be empty: /],
+  ])('refuses an admin token that protects nothing: %j %j', async (args, env, message) => {
+    const resolved = args.map((arg) => (arg === '<empty token config>' ? scratchFile('empty-token.json', '{"adminToken": ""}') : arg))
+    const cli = runCli(['--port', '0', '--host', '0.0.0.0', ...resolved], env)
+    expect(await cli.exited).toBe(2)
+    const stderr = cli.stderr().trim()
+    expect(stderr).toMatch(message)
+    expect(stderr).not.toContain('s3cret')
+    expect(stderr.split('\n')).toHaveLength(1)
+    expect(cli.stdout()).toBe('')
+  })
+
   it('names a port already in use', async () => {
     const blocker = createServer()
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))

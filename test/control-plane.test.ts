@@ -165,6 +165,13 @@ describe('the control plane is guarded per request, however the app is served', 
     expect((await reset('127.0.0.1', 'Bearer wrong')).status).toBe(401)
   })
 
+  it('refuses, at creation, an admin token that protects nothing', async () => {
+    for (const adminToken of ['', ' ', '\t\n', ' padded ']) {
+      expect(() => createPortableApp({ control: { adminToken } }), JSON.stringify(adminToken)).toThrow(TypeError)
+      expect(() => createNodeApp({ control: { adminToken } }), JSON.stringify(adminToken)).toThrow(/control\.adminToken must not/)
+    }
+  })
+
   it('applies in createMiddleware as in startServer', async () => {
     const middleware = createMiddleware()
     const host = createHttpServer((incoming, outgoing) => middleware(incoming, outgoing, () => outgoing.writeHead(404).end()))

@@ -1,6 +1,6 @@
 import { ApiError } from '../core/pipeline/api-error.ts'
 import { constantTimeEqual } from '../core/access/api-keys.ts'
-import { readBearerToken } from '../core/access/bearer-token.ts'
+import { maxAuthorizationLength, readBearerToken } from '../core/access/bearer-token.ts'
 import type { PlainRequest } from '../core/pipeline/plain-http.ts'
 import { isJsonContentType } from '../core/api/request-parsing.ts'
 import type { ControlOptions } from './control-plane.ts'
@@ -89,6 +89,21 @@ function hostName(authority: string | undefined): string | undefined {
   if (authority === undefined) return undefined
   const match = /^(\[[\da-fA-F:.]+\]|[^:]+)(?::\d+)?$/.exec(authority.trim())
   return match?.[1]?.toLowerCase()
+}
+
+/**
+ * Why a configured admin token cannot protect anything, or `undefined` when it can. An empty token compared equal to
+ * the empty token of a request with no `Authorization` header, so `--admin-token ""` (or the variable set and empty)
+ * opened the control plane to every client on the network; a token of white space alone, or with white space around
+ * it, is one no client can send (`readBearerToken` trims it away), so it is refused too, at start, rather than read as
+ * a lock nobody can open.
+ */
+export function adminTokenProblem(token: string): string | undefined {
+  if (token.trim() === '') return 'must not be empty'
+  if (token.trim() !== token) return 'must not start or end with white space'
+  if (token.length > maxAuthorizationLength - 'Bearer '.length)
+    return `must be shorter than ${maxAuthorizationLength - 'Bearer '.length} characters`
+  return undefined
 }
 
 function requireAdmin(request: PlainRequest, adminToken: string): void {

@@ -9,7 +9,7 @@ import { journalRoutes } from './journal-routes.ts'
 import { dashboardResponse } from './dashboard/dashboard-page.ts'
 import { createEventStreams, type EventStreamOptions } from './dashboard/event-stream.ts'
 import { createStateRoutes } from './state-routes.ts'
-import { guard } from './control-guard.ts'
+import { adminTokenProblem, guard } from './control-guard.ts'
 
 /** The path under which the control endpoints live, outside the API prefix. */
 export const controlPath = '/__sim'
@@ -66,6 +66,8 @@ export interface ControlPlane {
 }
 
 export function createControlPlane(simulator: SimulatorCore, options: ControlOptions = {}): ControlPlane {
+  const tokenProblem = options.adminToken === undefined ? undefined : adminTokenProblem(options.adminToken)
+  if (tokenProblem !== undefined) throw new TypeError(`control.adminToken ${tokenProblem}: it would protect nothing`)
   const clockState = () => {
     // One reading, so that `now` and `epochMs` agree on a running clock.
     const epochMs = simulator.clock.now()

@@ -7,6 +7,7 @@ import { defaults } from '../core/simulator/defaults.ts'
 import type { FaultRuleInput } from '../core/faults/fault-rules.ts'
 import { parseFaultText } from '../core/faults/fault-text.ts'
 import { demoKeySpec, type ReconfigurableOptions } from '../core/simulator/simulator-core.ts'
+import { adminTokenProblem } from '../app/control-guard.ts'
 import { createNodeApp } from '../node/node-app.ts'
 import { createRequestLogger } from '../node/request-log.ts'
 import { startServer, type RunningServer, type StartServerOptions } from '../node/server.ts'
@@ -79,7 +80,22 @@ function readOptions(argv: readonly string[], writeOut: (text: string) => void =
     .configureOutput({ writeErr: () => {}, writeOut })
   const parsed = program.parse(argv, { from: 'user' }).opts<CliOptions>()
   const config = applyConfigFile(program, parsed.config)
-  return { options: program.opts<CliOptions>(), config }
+  const options = program.opts<CliOptions>()
+  checkAdminToken(options.adminToken, program.getOptionValueSource('adminToken'), config.path)
+  return { options, config }
+}
+
+/**
+ * An admin token that protects nothing stops start-up, naming where it came from (the token itself is never printed):
+ * an empty one opened the control plane to every client, `--host 0.0.0.0` included (see `adminTokenProblem`).
+ */
+function checkAdminToken(token: string | undefined, source: string | undefined, configPath: string | undefined): void {
+  if (token === undefined) return
+  const problem = adminTokenProblem(token)
+  if (problem === undefined) return
+  const origin =
+    source === 'env' ? 'PETSTORE_SIM_ADMIN_TOKEN' : source === 'config' ? `adminToken in --config ${configPath}` : '--admin-token'
+  throw new UsageError(`${origin} ${problem}: an admin token that can be left out protects nothing`)
 }
 
 /** The options the simulator can take again without a restart (`--watch`), each file read. */
