@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
@@ -151,6 +151,52 @@ describe('the CLI: --scenario and --state', () => {
     }
   })
 
+  it('refuses at start, with exit code 2 and one line, a --state whose folder does not exist', async () => {
+    const cli = runCli(['--port', '0', '--state', join(directory, 'no-such-folder', 'state.json')])
+    expect(await cli.exited).toBe(2)
+    expect(cli.stderr().trim()).toMatch(
+      /^petstore-sim: --state: \S+state\.json cannot be written: the folder \S+no-such-folder does not exist$/,
+    )
+    expect(cli.stdout()).toBe('')
+  })
+
+  it('reports a failed save once, saves again when it can, and exits 1 with one line when the last save fails', async () => {
+    const folder = join(directory, 'comes-and-goes')
+    mkdirSync(folder)
+    const file = join(folder, 'state.json')
+    const cli = await startCli(['--port', '0', '--log', 'silent', '--state', file, '--state-interval', '20ms'])
+    const create = (name: string) =>
+      fetch(`${cli.apiUrl}/pets`, {
+        method: 'POST',
+        headers: { ...json, authorization: `Bearer ${proKey}` },
+        body: JSON.stringify({ name, categoryId: 1 }),
+      })
+    const waitFor = async (done: () => boolean) => {
+      const deadline = Date.now() + 10_000
+      while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    rmSync(folder, { recursive: true })
+    for (let index = 0; index < 5; index++) {
+      expect((await create(`Unsaved ${index}`)).status).toBe(201)
+      await new Promise((resolve) => setTimeout(resolve, 40))
+    }
+    await waitFor(() => cli.stderr().includes('cannot write'))
+    expect(cli.stderr().match(/cannot write/g)).toHaveLength(1)
+    mkdirSync(folder)
+    expect((await create('Saved again')).status).toBe(201)
+    await waitFor(() => existsSync(file) && readFileSync(file, 'utf8').includes('Saved again'))
+    expect(
+      JSON.parse(readFileSync(file, 'utf8')).catalogue.pets.filter((pet: { name: string }) => pet.name.startsWith('Unsaved')),
+    ).toHaveLength(5)
+    expect(cli.stderr()).toMatch(/is saved again/)
+    // The folder goes for good: the save at SIGTERM fails, said in one line, with exit code 1 and no stack trace.
+    rmSync(folder, { recursive: true })
+    expect(await cli.stop()).toBe(1)
+    const lines = cli.stderr().trim().split('\n')
+    expect(lines.at(-1)).toMatch(/^petstore-sim: --state: cannot write \S+ \(ENOENT: [^)]*\); the state of this run is not saved$/)
+    expect(cli.stderr()).not.toMatch(/^\s+at /m)
+  })
+
   it('never leaves a torn file when killed (SIGKILL) while it writes', { timeout: 60_000 }, async () => {
     const file = join(directory, 'killed.json')
     const rounds = 3
@@ -161,7 +207,9 @@ describe('the CLI: --scenario and --state', () => {
         {},
         30_000,
       )
-      const temporary = join(directory, `.killed.json.${cli.child.pid}.tmp`)
+      // Temporary files are `.killed.json.<pid>.<random>.tmp`.
+      const temporaryPrefix = `.killed.json.${cli.child.pid}.`
+      const writing = () => readdirSync(directory).some((name) => name.startsWith(temporaryPrefix) && name.endsWith('.tmp'))
       const create = () =>
         fetch(`${cli.apiUrl}/pets`, {
           method: 'POST',
@@ -180,7 +228,7 @@ describe('the CLI: --scenario and --state', () => {
       while (!caught && Date.now() < deadline) {
         await create()
         for (let poll = 0; poll < 50 && !caught; poll++) {
-          if (existsSync(temporary)) {
+          if (writing()) {
             cli.child.kill('SIGKILL')
             caught = true
           } else await new Promise((resolve) => setTimeout(resolve, 2))

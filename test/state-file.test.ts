@@ -1,4 +1,15 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -54,5 +65,99 @@ describe('openStateFile', () => {
     expect(() => openStateFile(createSimulatorCore(), { path })).toThrow(StateFileError)
     expect(() => openStateFile(createSimulatorCore(), { path })).toThrow(new RegExp(`${path}.*catalogue`))
     expect(readFileSync(path, 'utf8')).toBe('{"format": 1}')
+  })
+
+  it('tries again at every interval after a failed write, reports a cause once, and says when it recovers', async () => {
+    const folder = join(directory, 'comes-and-goes')
+    mkdirSync(folder)
+    const path = join(folder, 'state.json')
+    const simulator = createSimulatorCore({ pets: 3 })
+    const errors: string[] = []
+    const recoveries: string[] = []
+    const file = openStateFile(simulator, {
+      path,
+      intervalMs: 5,
+      onError: (error) => errors.push(error.message),
+      onRecovered: (message) => recoveries.push(message),
+    })
+    // The folder goes away after start: every write fails, for the same cause.
+    rmSync(folder, { recursive: true })
+    simulator.store.create({ name: 'Lost for now', categoryId: 1 })
+    simulator.clock.advance(1000) // a change the simulator's events report, as a request's would be
+    const failing = Date.now() + 5000
+    while (errors.length === 0 && Date.now() < failing) await sleep(5)
+    await sleep(100) // about 20 more ticks, each one a retry that fails alike
+    expect(errors).toHaveLength(1)
+    expect(errors[0]).toMatch(new RegExp(`^--state: cannot write ${path} \\(ENOENT: no such file or directory\\)$`))
+    // The folder is back: the next tick writes the newest state, and says so once.
+    mkdirSync(folder)
+    simulator.store.create({ name: 'Second', categoryId: 2 })
+    simulator.clock.advance(1000)
+    const recovering = Date.now() + 5000
+    while (!existsSync(path) && Date.now() < recovering) await sleep(5)
+    await sleep(20)
+    expect(recoveries).toEqual([`the last failure was: ENOENT: no such file or directory`])
+    const names = JSON.parse(readFileSync(path, 'utf8')).catalogue.pets.map((pet: { name: string }) => pet.name)
+    expect(names).toEqual(expect.arrayContaining(['Lost for now', 'Second']))
+    await file.close()
+    expect(errors).toHaveLength(1)
+  })
+
+  it('rejects close() with a StateFileError when the last write cannot be made', async () => {
+    const folder = join(directory, 'gone-at-exit')
+    mkdirSync(folder)
+    const path = join(folder, 'state.json')
+    const simulator = createSimulatorCore({ pets: 3 })
+    const file = openStateFile(simulator, { path, intervalMs: 0 })
+    rmSync(folder, { recursive: true })
+    await expect(file.close()).rejects.toThrow(StateFileError)
+    await expect(openStateFile(createSimulatorCore(), { path: join(directory, 'fine.json'), intervalMs: 0 }).close()).resolves.toBe(
+      undefined,
+    )
+  })
+
+  it('refuses at start a path that could never be written, naming the problem', () => {
+    const aFile = join(directory, 'plain-file')
+    writeFileSync(aFile, 'x')
+    const aFolder = join(directory, 'a-folder')
+    mkdirSync(aFolder)
+    for (const [path, problem] of [
+      [join(directory, 'no-such-folder', 'x.json'), /the folder .*no-such-folder does not exist/],
+      [join(aFile, 'x.json'), /plain-file is not a folder/],
+      [aFolder, /is not a regular file/],
+      ['/dev/null', /is not a regular file/],
+    ] as const) {
+      expect(() => openStateFile(createSimulatorCore(), { path, intervalMs: 0 }), path).toThrow(StateFileError)
+      expect(() => openStateFile(createSimulatorCore(), { path, intervalMs: 0 }), path).toThrow(problem)
+    }
+  })
+
+  it('follows nothing planted at a temporary name', async () => {
+    const path = join(directory, 'planted.json')
+    const victim = join(directory, 'victim.txt')
+    writeFileSync(victim, 'keep me')
+    // The temporary name writes used to have: a link there had its target overwritten.
+    symlinkSync(victim, join(directory, `.planted.json.${process.pid}.tmp`))
+    const simulator = createSimulatorCore({ pets: 3 })
+    await openStateFile(simulator, { path, intervalMs: 0 }).close()
+    expect(readFileSync(victim, 'utf8')).toBe('keep me')
+    expect(JSON.parse(readFileSync(path, 'utf8')).catalogue.pets).toHaveLength(3)
+  })
+
+  it('writes through a symbolic link at the state path, and the link stays a link', async () => {
+    const elsewhere = join(directory, 'real-home')
+    mkdirSync(elsewhere)
+    const real = join(elsewhere, 'state.json')
+    const link = join(directory, 'linked.json')
+    symlinkSync(real, link)
+    const simulator = createSimulatorCore({ pets: 3 })
+    const file = openStateFile(simulator, { path: link, intervalMs: 0 })
+    simulator.store.create({ name: 'Through the link', categoryId: 1 })
+    await file.close()
+    expect(lstatSync(link).isSymbolicLink()).toBe(true)
+    expect(readFileSync(real, 'utf8')).toContain('Through the link')
+    const next = createSimulatorCore({ pets: 3 })
+    expect(openStateFile(next, { path: link, intervalMs: 0 }).loaded).toBe(true)
+    expect(next.store.get(4)?.name).toBe('Through the link')
   })
 })

@@ -21,6 +21,9 @@ import { coverageMarkdown, coverageSummary } from '../core/simulator/contract-co
 /** Exit code for bad flags, unreadable files and a port that cannot be bound. */
 export const usageExitCode = 2
 
+/** Exit code at shutdown when `--state` or `--coverage` could not be written: the run itself went well. */
+const notSavedExitCode = 1
+
 /**
  * Runs `petstore-sim` with the given arguments: parses the flags (and the
  * `PETSTORE_SIM_*` environment), starts the server, prints where it listens
@@ -296,10 +299,17 @@ function stopOnSignals(running: RunningServer, options: CliOptions, output: Guar
     }
     stopping = true
     if (options.log === 'pretty') output.writeLine(`${signal}: finishing requests in flight, then stopping`)
-    running.close(defaults.shutdownGraceMs).then(() => {
-      reportCoverage(running, options, output)
-      process.exit(process.exitCode ?? 0)
-    })
+    running
+      .close(defaults.shutdownGraceMs)
+      .catch((error: Error) => {
+        // The last save of --state (the one close() may fail on): one line and a documented exit code, never a stack.
+        process.stderr.write(`petstore-sim: ${error.message}; the state of this run is not saved\n`)
+        process.exitCode = notSavedExitCode
+      })
+      .then(() => {
+        reportCoverage(running, options, output)
+        process.exit(process.exitCode ?? 0)
+      })
   }
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
@@ -315,7 +325,7 @@ function reportCoverage(running: RunningServer, options: CliOptions, output: Gua
     writeFileSync(options.coverage, text)
   } catch (error) {
     process.stderr.write(`petstore-sim: --coverage: cannot write ${options.coverage} (${(error as Error).message})\n`)
-    process.exitCode = 1
+    process.exitCode = notSavedExitCode
   }
 }
 

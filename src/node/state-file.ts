@@ -1,6 +1,22 @@
-import { closeSync, fsyncSync, openSync, readFileSync } from 'node:fs'
-import { open, rename, unlink } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import {
+  close,
+  closeSync,
+  constants,
+  fsync,
+  write,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  unlinkSync,
+  type Stats,
+} from 'node:fs'
+import { rename, unlink } from 'node:fs/promises'
+import { promisify } from 'node:util'
+import { basename, dirname, join, resolve } from 'node:path'
 import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
 import type { StateSnapshot } from '../core/simulator/state-snapshot.ts'
 import { defaults } from '../core/simulator/defaults.ts'
@@ -11,8 +27,13 @@ export interface StateFileOptions {
   readonly path: string
   /** How often a changed state is written. Default 5 s; 0 writes on close only. */
   readonly intervalMs?: number | undefined
-  /** Told when a periodic write fails (the next one tries again). Default: a line on stderr. */
+  /**
+   * Told when a periodic write fails: once per distinct cause, not at every retry (every later write tries again).
+   * Default: a line on stderr.
+   */
   readonly onError?: ((error: Error) => void) | undefined
+  /** Told when a write succeeds after failed ones, with the message of the last failure. Default: a line on stderr. */
+  readonly onRecovered?: ((message: string) => void) | undefined
 }
 
 /** A state file in use. */
@@ -20,16 +41,26 @@ export interface StateFile {
   readonly path: string
   /** Whether the file existed and its state was restored at start. */
   readonly loaded: boolean
-  /** Writes the state now (atomically), changed or not. */
+  /** Writes the state now (atomically), changed or not; rejects with a {@link StateFileError} when it cannot. */
   save(): Promise<void>
-  /** Stops the periodic writes and writes the state one last time. */
+  /** Stops the periodic writes and writes the state one last time; rejects with a {@link StateFileError} when it cannot. */
   close(): Promise<void>
   /** Stops the periodic writes without writing (a server that failed to start). */
   discard(): void
 }
 
-/** A state file that cannot be read or restored: start-up stops, and the file is left as it is. */
-export class StateFileError extends Error {}
+/**
+ * A state file that cannot be read, restored or written. At start, start-up stops and the file is left as it is; at a
+ * save, `reported` says the same cause was reported already (a retry that failed alike).
+ */
+export class StateFileError extends Error {
+  readonly reported: boolean
+  constructor(message: string, options: { cause?: unknown; reported?: boolean } = {}) {
+    super(message, { cause: options.cause })
+    this.name = 'StateFileError'
+    this.reported = options.reported ?? false
+  }
+}
 
 /**
  * Restores the simulator from `path` if the file exists, then keeps the file
@@ -47,6 +78,10 @@ export function openStateFile(simulator: SimulatorCore, options: StateFileOption
   const { path } = options
   const intervalMs = options.intervalMs ?? defaults.stateIntervalMs
   const onError = options.onError ?? ((error) => process.stderr.write(`petstore-sim: ${error.message}\n`))
+  const onRecovered =
+    options.onRecovered ?? ((message) => process.stderr.write(`petstore-sim: --state: ${path} is saved again (${message})\n`))
+  // Where the bytes go: a symbolic link at `path` is followed once, here, so that the link stays a link.
+  const target = checkStatePath(path)
   const loaded = load(simulator, path)
   let dirty = false
   const unsubscribe = simulator.events.subscribe(() => {
@@ -55,18 +90,33 @@ export function openStateFile(simulator: SimulatorCore, options: StateFileOption
   let writing: Promise<void> = Promise.resolve()
   let busy = false
   let closed = false
+  // The cause of the last failed write, until one succeeds: a cause is reported once, however many retries fail.
+  let failure: string | undefined
 
+  const write = async (): Promise<void> => {
+    busy = true
+    dirty = false
+    try {
+      await writeAtomically(target, simulator.snapshot())
+    } catch (error) {
+      dirty = true
+      const cause = describeWriteError(error)
+      const fresh = cause !== failure
+      failure = cause
+      throw new StateFileError(`--state: cannot write ${path} (${cause})`, { cause: error, reported: !fresh })
+    } finally {
+      busy = false
+    }
+    if (failure !== undefined) {
+      const last = failure
+      failure = undefined
+      onRecovered(`the last failure was: ${last}`)
+    }
+  }
   const save = (): Promise<void> => {
-    // One write at a time, in order: the last one started holds the newest state.
-    writing = writing.then(async () => {
-      busy = true
-      dirty = false
-      try {
-        await writeAtomically(path, simulator.snapshot())
-      } finally {
-        busy = false
-      }
-    })
+    // One write at a time, in order: the last one started holds the newest state. Chained on the settling of the one
+    // before, not on its success: a rejected chain skipped every later write, so one failure stopped saving for good.
+    writing = writing.then(write, write)
     return writing
   }
   const timer =
@@ -74,9 +124,8 @@ export function openStateFile(simulator: SimulatorCore, options: StateFileOption
       ? setInterval(() => {
           // A write still going on (a large state, a short interval) is not queued behind: the next tick sees `dirty`.
           if (!dirty || busy) return
-          save().catch((error: Error) => {
-            dirty = true
-            onError(new Error(`--state: cannot write ${path} (${error.message})`))
+          save().catch((error: StateFileError) => {
+            if (!error.reported) onError(error)
           })
         }, intervalMs)
       : undefined
@@ -95,11 +144,69 @@ export function openStateFile(simulator: SimulatorCore, options: StateFileOption
     async close() {
       if (closed) return writing
       stop()
-      // A failed periodic write was reported already; this last one reports for itself.
-      await writing.catch(() => {})
-      await save()
+      // The last write reports for itself, failed periodic ones or not: its rejection is the caller's to tell.
+      return save()
     },
   }
+}
+
+/**
+ * Refuses, at start, a state path whose file could never be written, as it refuses one it cannot read: its folder is
+ * missing (`--state nodir/x.json` started silently, failed at every save and crashed at exit), is not a folder, or
+ * takes no new file; or the path is a folder, a device or a pipe. A symbolic link is followed (to the end of its
+ * chain, also when nothing is there yet): the file it points to is read and replaced, and the link stays. Returns the path writes go to.
+ */
+function checkStatePath(path: string): string {
+  const refuse = (problem: string): never => {
+    throw new StateFileError(`--state: ${path} ${problem}`)
+  }
+  const target = followLinks(path, refuse)
+  const file = statOrUndefined(target, statSync)
+  if (file !== undefined && !file.isFile()) refuse('is not a regular file')
+  const directory = dirname(target)
+  const folder = statOrUndefined(directory, statSync)
+  if (folder === undefined) refuse(`cannot be written: the folder ${directory} does not exist`)
+  if (folder?.isDirectory() !== true) refuse(`cannot be written: ${directory} is not a folder`)
+  try {
+    const probe = createTemporaryFileSync(target)
+    closeSync(probe.descriptor)
+    unlinkSync(probe.path)
+  } catch (error) {
+    refuse(`cannot be written: no file can be created in ${directory} (${describeWriteError(error)})`)
+  }
+  return target
+}
+
+/** Longest chain of symbolic links followed, as Linux's own limit (ELOOP past 40). */
+const maxLinkHops = 40
+
+/** Where a chain of symbolic links at `path` ends, whether or not a file is there yet (a link made ahead of the first save). */
+function followLinks(path: string, refuse: (problem: string) => never): string {
+  let current = path
+  for (let hops = 0; statOrUndefined(current, lstatSync)?.isSymbolicLink() === true; hops++) {
+    if (hops === maxLinkHops) refuse(`is a chain of more than ${maxLinkHops} symbolic links`)
+    current = resolve(dirname(current), readlinkSync(current))
+  }
+  return current
+}
+
+function statOrUndefined(path: string, stat: typeof statSync): Stats | undefined {
+  try {
+    return stat(path)
+  } catch (error) {
+    // Nothing there: no such entry, or a file where a folder of the path should be (the folder check names that).
+    const { code } = error as NodeJS.ErrnoException
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined
+    throw new StateFileError(`--state: cannot use ${path} (${describeWriteError(error)})`)
+  }
+}
+
+/** The cause of a failed write as a person reads it: the system's code and words (`ENOSPC: no space left on device`). */
+function describeWriteError(error: unknown): string {
+  const { code, message } = error as NodeJS.ErrnoException
+  if (code === undefined) return message
+  // Node's messages repeat the path after the code's words: `ENOENT: no such file or directory, open '/x/.y.tmp'`.
+  return message.replace(/, \w+ '.*'$/, '')
 }
 
 function load(simulator: SimulatorCore, path: string): boolean {
@@ -126,10 +233,27 @@ function load(simulator: SimulatorCore, path: string): boolean {
   return true
 }
 
-/** The temporary file a write goes to: next to the target, named for this process so that two never share one. */
-function temporaryPath(path: string): string {
-  return join(dirname(path), `.${basename(path)}.${process.pid}.tmp`)
+/** Attempts at a fresh temporary name before giving up (each name is random: a clash means something planted it). */
+const temporaryNameAttempts = 8
+
+/**
+ * A new temporary file next to `path` (same folder, so the rename stays on one file system), opened write-only with
+ * `O_CREAT | O_EXCL | O_NOFOLLOW`: created here or not at all, so nothing planted at its name is followed or
+ * overwritten (a symbolic link at the old fixed name `.<name>.<pid>.tmp` had its target overwritten). The name is
+ * random; one that exists is skipped for another.
+ */
+function createTemporaryFileSync(path: string): { path: string; descriptor: number } {
+  for (let attempt = 1; ; attempt++) {
+    const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`)
+    try {
+      return { path: temporary, descriptor: openSync(temporary, exclusiveWriteFlags, 0o600) }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt === temporaryNameAttempts) throw error
+    }
+  }
 }
+
+const exclusiveWriteFlags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0)
 
 /** Pets serialised per write: about 650 KB of JSON, a few milliseconds of work between two turns of the event loop. */
 const petsPerChunk = 10_000
@@ -143,28 +267,45 @@ const petsPerChunk = 10_000
  * copy of the list, and pets are frozen, so the file is one consistent state.
  */
 async function writeAtomically(path: string, snapshot: StateSnapshot): Promise<void> {
-  const temporary = temporaryPath(path)
-  const file = await open(temporary, 'w', 0o600)
+  const { path: temporary, descriptor } = createTemporaryFileSync(path)
   try {
     const { pets } = snapshot.catalogue
     // The document with an empty pet list, split where the pets go.
     const [head, tail] = JSON.stringify({ ...snapshot, catalogue: { ...snapshot.catalogue, pets: [] } }).split('"pets":[]')
-    await file.write(`${head}"pets":[`)
+    await writeText(descriptor, `${head}"pets":[`)
     for (let start = 0; start < pets.length; start += petsPerChunk) {
       const chunk = JSON.stringify(pets.slice(start, start + petsPerChunk)).slice(1, -1)
-      await file.write(start === 0 ? chunk : `,${chunk}`)
+      await writeText(descriptor, start === 0 ? chunk : `,${chunk}`)
     }
-    await file.write(`]${tail}`)
-    await file.sync()
+    await writeText(descriptor, `]${tail}`)
+    await promisify(fsync)(descriptor)
   } catch (error) {
-    await file.close()
+    await promisify(close)(descriptor).catch(() => {})
     await unlink(temporary).catch(() => {})
     throw error
   }
-  await file.close()
-  await rename(temporary, path)
+  await promisify(close)(descriptor)
+  try {
+    await rename(temporary, path)
+  } catch (error) {
+    await unlink(temporary).catch(() => {})
+    throw error
+  }
   syncDirectory(path)
 }
+
+/** Writes all of `text` (a write may take only part of it: a full disk mid-way, a pipe), the event loop free meanwhile. */
+async function writeText(descriptor: number, text: string): Promise<void> {
+  let bytes = Buffer.from(text)
+  while (bytes.length > 0) {
+    const { bytesWritten } = await writeBytes(descriptor, bytes)
+    bytes = bytes.subarray(bytesWritten)
+  }
+}
+
+const writeBytes = promisify((descriptor: number, bytes: Buffer, done: (error: Error | null, result: { bytesWritten: number }) => void) =>
+  write(descriptor, bytes, (error, bytesWritten) => done(error, { bytesWritten })),
+)
 
 /** The rename is durable once the directory is flushed; not every platform can open a directory (Windows), hence best effort. */
 function syncDirectory(path: string): void {
