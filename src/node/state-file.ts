@@ -206,7 +206,7 @@ function describeWriteError(error: unknown): string {
   const { code, message } = error as NodeJS.ErrnoException
   if (code === undefined) return message
   // Node's messages repeat the path after the code's words: `ENOENT: no such file or directory, open '/x/.y.tmp'`.
-  return message.replace(/, \w+ '.*'$/, '')
+  return message.replace(/, \w+(?: '.*')?$/, '')
 }
 
 function load(simulator: SimulatorCore, path: string): boolean {
