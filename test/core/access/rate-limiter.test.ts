@@ -284,3 +284,100 @@ describe('rate limiter: the cap on anonymous buckets', () => {
     expect(() => createRateLimiter({ clock: createManualClock(start), ...options })).toThrow(message)
   })
 })
+
+describe('rate limiter: usage() and peek() across window boundaries (manual clock)', () => {
+  const plan: Plan = { name: 'enterprise', perMinute: 5, perDay: 8 }
+  // 23:59:50 UTC: ten seconds before both windows turn.
+  const beforeMidnight = Date.parse('2031-03-01T23:59:50Z')
+
+  it('usage() reports the new day and minute as empty once the clock crosses UTC midnight', () => {
+    const clock = createManualClock(beforeMidnight)
+    const limiter = createRateLimiter({ clock, ban: false })
+    for (let index = 0; index < 3; index++) limiter.consume('caller', plan)
+    expect(limiter.usage('caller', plan)).toEqual({
+      minute: { limit: 5, used: 3, remaining: 2, resetAt: Date.parse('2031-03-02T00:00:00Z') },
+      day: { limit: 8, used: 3, remaining: 5, resetAt: Date.parse('2031-03-02T00:00:00Z') },
+      bannedUntil: undefined,
+    })
+    clock.advance(10_000)
+    expect(limiter.usage('caller', plan)).toEqual({
+      minute: { limit: 5, used: 0, remaining: 5, resetAt: Date.parse('2031-03-02T00:01:00Z') },
+      day: { limit: 8, used: 0, remaining: 8, resetAt: Date.parse('2031-03-03T00:00:00Z') },
+      bannedUntil: undefined,
+    })
+    // Reading counted nothing.
+    expect(limiter.consume('caller', plan)).toMatchObject({ outcome: 'allowed', remaining: 4, window: 'minute' })
+  })
+
+  it('usage() keeps the day count over a minute boundary, and starts the minute afresh', () => {
+    const clock = createManualClock(Date.parse('2031-03-01T12:00:58Z'))
+    const limiter = createRateLimiter({ clock, ban: false })
+    for (let index = 0; index < 4; index++) limiter.consume('caller', plan)
+    clock.advance(2_000)
+    const usage = limiter.usage('caller', plan)
+    expect(usage.minute).toEqual({ limit: 5, used: 0, remaining: 5, resetAt: Date.parse('2031-03-01T12:02:00Z') })
+    expect(usage.day).toEqual({ limit: 8, used: 4, remaining: 4, resetAt: Date.parse('2031-03-02T00:00:00Z') })
+  })
+
+  it('usage() shows a ban while it lasts, and not after', () => {
+    const clock = createManualClock(beforeMidnight - 60_000)
+    const limiter = createRateLimiter({ clock, ban: { after: 1, durationMs: 30_000 } })
+    const small: Plan = { name: 'enterprise', perMinute: 1, perDay: 100 }
+    limiter.consume('caller', small)
+    limiter.consume('caller', small)
+    expect(limiter.consume('caller', small)).toMatchObject({ outcome: 'banned', retryAfterSeconds: 30 })
+    expect(limiter.usage('caller', small).bannedUntil).toBe(beforeMidnight - 60_000 + 30_000)
+    clock.advance(30_000)
+    expect(limiter.usage('caller', small).bannedUntil).toBeUndefined()
+  })
+
+  it('peek() tells the binding window without counting, and what a refusal would say', () => {
+    const clock = createManualClock(Date.parse('2031-03-01T12:00:15Z'))
+    const limiter = createRateLimiter({ clock, ban: false })
+    const minuteEnd = Date.parse('2031-03-01T12:01:00Z') / 1000
+    const dayEnd = Date.parse('2031-03-02T00:00:00Z') / 1000
+    expect(limiter.peek('caller', plan)).toEqual({ outcome: 'allowed', window: 'minute', limit: 5, remaining: 5, resetAt: minuteEnd })
+    expect(limiter.peek('caller', plan)).toEqual(limiter.peek('caller', plan))
+    for (let index = 0; index < 5; index++) limiter.consume('caller', plan)
+    expect(limiter.peek('caller', plan)).toEqual({
+      outcome: 'limited',
+      window: 'minute',
+      limit: 5,
+      remaining: 0,
+      resetAt: minuteEnd,
+      retryAfterSeconds: 45,
+    })
+    // The next minute: 3 left of the day is fewer than 5 of the minute, so the day binds.
+    clock.advance(45_000)
+    expect(limiter.peek('caller', plan)).toEqual({ outcome: 'allowed', window: 'day', limit: 8, remaining: 3, resetAt: dayEnd })
+    for (let index = 0; index < 3; index++) limiter.consume('caller', plan)
+    expect(limiter.peek('caller', plan)).toEqual({
+      outcome: 'limited',
+      window: 'day',
+      limit: 8,
+      remaining: 0,
+      resetAt: dayEnd,
+      retryAfterSeconds: Math.ceil((Date.parse('2031-03-02T00:00:00Z') - clock.now()) / 1000),
+    })
+    // A tie between the windows: the minute.
+    const tie: Plan = { name: 'enterprise', perMinute: 4, perDay: 4 }
+    expect(limiter.peek('other', tie)).toMatchObject({ window: 'minute', remaining: 4 })
+  })
+
+  it('peek() reports a ban with its end, counting nothing', () => {
+    const clock = createManualClock(Date.parse('2031-03-01T12:00:00Z'))
+    const limiter = createRateLimiter({ clock, ban: { after: 0, durationMs: 90_000 } })
+    const small: Plan = { name: 'enterprise', perMinute: 1, perDay: 100 }
+    limiter.consume('caller', small)
+    expect(limiter.consume('caller', small).outcome).toBe('banned')
+    clock.advance(500)
+    expect(limiter.peek('caller', small)).toEqual({
+      outcome: 'banned',
+      window: 'ban',
+      limit: 1,
+      remaining: 0,
+      resetAt: Date.parse('2031-03-01T12:01:30Z') / 1000,
+      retryAfterSeconds: 90,
+    })
+  })
+})

@@ -100,3 +100,60 @@ describe('checkNewPet: the createPet fast path, equal to NewPetSchema', () => {
     expect(store.create({ name: 'Rex', categoryId: 1 })).toEqual({ id: 1, name: 'Rex', categoryId: 1, status: 'available' })
   })
 })
+
+// An oracle that shares no code with the check: literal answers, written from docs/where-the-spec-is-silent.md. The
+// comparison with the schema above cannot catch a mutation of `codePointLength`, which both call.
+describe('checkNewPet against literal answers', () => {
+  const valid = { categoryId: 1 }
+  it.each([
+    ['a'.repeat(255), undefined],
+    ['a'.repeat(256), 'name: must be at most 255 characters'],
+    ['🐶'.repeat(255), undefined],
+    ['🐶'.repeat(256), 'name: must be at most 255 characters'],
+    [`${'🐶'.repeat(200)}${'a'.repeat(55)}`, undefined],
+    [`${'🐶'.repeat(200)}${'a'.repeat(56)}`, 'name: must be at most 255 characters'],
+    ['', 'name: must not be empty'],
+    [' \t ', 'name: must not be empty'],
+    ['Re\u0000x', 'name: must not contain control characters'],
+    ['Re\u009fx', 'name: must not contain control characters'],
+    ['Re\u00a0x', undefined],
+  ])('name %#: %s', (name, problem) => {
+    const result = checkNewPet({ ...valid, name })
+    if (problem === undefined) expect(result).toEqual({ name, categoryId: 1 })
+    else expect(result).toBe(problem)
+  })
+
+  it.each([
+    [1, undefined],
+    [Number.MAX_SAFE_INTEGER, undefined],
+    [0, 'categoryId: must be at least 1'],
+    [-4, 'categoryId: must be at least 1'],
+    [1.5, 'categoryId: must be an integer'],
+    ['1', 'categoryId: must be an integer'],
+    [Number.NaN, 'categoryId: must be an integer'],
+    [Number.POSITIVE_INFINITY, 'categoryId: must be an integer'],
+    [2 ** 53, 'categoryId: is outside the supported integer range (±9007199254740991)'],
+    [undefined, 'categoryId: is required'],
+  ])('categoryId %j: %s', (categoryId, problem) => {
+    const result = checkNewPet({ name: 'Rex', categoryId })
+    if (problem === undefined) expect(result).toEqual({ name: 'Rex', categoryId })
+    else expect(result).toBe(problem)
+  })
+
+  it('names every problem, in the order name, categoryId, status', () => {
+    expect(checkNewPet({ status: 'lost' })).toBe(
+      'name: is required; categoryId: is required; status: must be one of available, pending, sold (got "lost")',
+    )
+    expect(checkNewPet({ name: 7, categoryId: 0, status: 1 })).toBe(
+      'name: must be a string; categoryId: must be at least 1; status: must be one of available, pending, sold (got 1)',
+    )
+  })
+
+  it('keeps status when given, drops it when absent, and drops unknown fields', () => {
+    for (const status of ['available', 'pending', 'sold'] as const) {
+      expect(checkNewPet({ name: 'Rex', categoryId: 2, status, colour: 'red' })).toEqual({ name: 'Rex', categoryId: 2, status })
+    }
+    expect(checkNewPet({ name: 'Rex', categoryId: 2, colour: 'red' })).toEqual({ name: 'Rex', categoryId: 2 })
+    expect(Object.keys(checkNewPet({ name: 'Rex', categoryId: 2 }) as object)).toEqual(['name', 'categoryId'])
+  })
+})

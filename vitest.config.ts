@@ -1,0 +1,9 @@
+// `npm test`'s vitest suite: vitest's defaults, less the copies of the repository that `npm run mutation` (Stryker)
+// makes in its sandbox folder while it runs, whose tests would otherwise run twice, on mutated sources.
+import { configDefaults, defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    exclude: [...configDefaults.exclude, '.stryker-tmp*/**', 'reports/**'],
+  },
+})
