@@ -37,7 +37,7 @@ export {
   type RequestJournal,
 } from './core/simulator/request-journal.ts'
 export type { JournalBody, JournalRequest, JournalResponse } from './core/simulator/journal-exchange.ts'
-export type { JournalFilter } from './core/simulator/journal-filter.ts'
+export type { JournalFilter, JournalOperation } from './core/simulator/journal-filter.ts'
 export type { Har, HarEntry } from './core/simulator/journal-har.ts'
 export {
   coverageMarkdown,

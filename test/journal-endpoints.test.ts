@@ -281,3 +281,41 @@ describe('large control-plane answers (issue #20)', () => {
     expect(requests[0]).not.toHaveProperty('response')
   })
 })
+
+describe('journal filters and waits over HTTP (issue #26)', () => {
+  const endpoints = ['/__sim/requests', '/__sim/requests/count', '/__sim/requests/wait', '/__sim/requests.har']
+
+  it.each(
+    endpoints.flatMap((endpoint) => [
+      [
+        endpoint,
+        'operation=createPets',
+        /operation must be one of listPets, createPet, getPet, listOrders, routeNotFound, methodNotAllowed \(got "createPets"\)/,
+      ],
+      [endpoint, 'method=FETCH', /method must be one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS, CONNECT, TRACE \(got "FETCH"\)/],
+      [endpoint, 'path=pets', /path must be a path under \/v1, such as \/v1\/pets\/\*, or start with \* \(got "pets"\)/],
+      [endpoint, 'path=/pets/*', /path must be a path under \/v1/],
+    ]),
+  )('answers %s?%s with a 400 invalid_query_parameter at once', async (endpoint, query, message) => {
+    const { send } = setUp()
+    // A wait that took it for a filter would answer 404 after 60 s: the test's timeout says it did not.
+    const response = await send(`${endpoint}?${query}&${endpoint.endsWith('/wait') ? 'timeoutMs=60000' : ''}`)
+    expect(response.status).toBe(400)
+    const body = await response.json()
+    expect(body.code).toBe('invalid_query_parameter')
+    expect(body.message).toMatch(message)
+  })
+
+  it('finds a 4 KB path by a glob of many stars, and answers a glob that cannot match with none', async () => {
+    const { send, api } = setUp()
+    const long = `/${'a'.repeat(4092)}`
+    expect((await api(long)).status).toBe(404)
+    const stars = encodeURIComponent(`/v1/${'*a'.repeat(1500)}*!`)
+    expect(await (await send(`/__sim/requests/count?path=${stars}`)).json()).toEqual({ count: 0 })
+    const waited = await send(`/__sim/requests/wait?path=${stars}&timeoutMs=0`)
+    expect(waited.status).toBe(404)
+    expect((await waited.json()).code).toBe('request_not_seen')
+    const found = await send(`/__sim/requests?path=${encodeURIComponent(`/v1/${'*a'.repeat(1500)}`)}`)
+    expect((await found.json()).requests.map((entry: { path: string }) => entry.path)).toEqual([`/v1${long}`])
+  })
+})

@@ -32,10 +32,11 @@ const harPieceBytes = 64 * 1024
  * - `GET /__sim/requests.har?…`: the entries as a HAR 1.2 file, written a page at a time while the client takes it;
  * - `GET /__sim/coverage`, `DELETE /__sim/coverage`: contract coverage, and starting it over.
  *
- * An unknown filter, a repeated one or a bad value is a 400 `invalid_query_parameter`.
+ * An unknown filter, a repeated one or a bad value (an operation the route table does not have, a method that is
+ * not one, a path outside the base path) is a 400 `invalid_query_parameter`.
  */
 export function journalRoutes(simulator: SimulatorCore): ControlRoute[] {
-  const { journal } = simulator
+  const { journal, basePath } = simulator
   return [
     {
       method: 'GET',
@@ -56,14 +57,14 @@ export function journalRoutes(simulator: SimulatorCore): ControlRoute[] {
       method: 'GET',
       path: '/requests/count',
       name: 'countRequests',
-      resolve: (request) => jsonResponse({ count: journal.count(parseJournalFilter(request.query).filter) }, 200),
+      resolve: (request) => jsonResponse({ count: journal.count(parseJournalFilter(request.query, basePath).filter) }, 200),
     },
     {
       method: 'GET',
       path: '/requests/wait',
       name: 'waitForRequest',
       async resolve(request) {
-        const { filter, extra } = parseJournalFilter(request.query, ['timeoutMs'])
+        const { filter, extra } = parseJournalFilter(request.query, basePath, ['timeoutMs'])
         const timeoutMs = extra.timeoutMs === undefined ? waitTimeouts.defaultMs : Number(extra.timeoutMs)
         if (!/^\d{1,6}$/.test(extra.timeoutMs ?? '0') || timeoutMs > waitTimeouts.maxMs) {
           throw new ApiError('invalid_query_parameter', `timeoutMs must be a whole number of ms from 0 to ${waitTimeouts.maxMs}`)
@@ -79,7 +80,7 @@ export function journalRoutes(simulator: SimulatorCore): ControlRoute[] {
       method: 'GET',
       path: '/requests.har',
       name: 'requestsHar',
-      resolve: (request) => harStream(simulator, parseJournalFilter(request.query).filter, request.method === 'HEAD'),
+      resolve: (request) => harStream(simulator, parseJournalFilter(request.query, basePath).filter, request.method === 'HEAD'),
     },
     { method: 'GET', path: '/coverage', name: 'coverage', resolve: () => jsonResponse(simulator.coverage(), 200) },
     {
@@ -101,7 +102,7 @@ export function journalRoutes(simulator: SimulatorCore): ControlRoute[] {
  * that, possible only with a raised body cap).
  */
 function journalPage(simulator: SimulatorCore, request: PlainRequest): PlainResponse {
-  const { filter } = parseJournalFilter(request.query)
+  const { filter } = parseJournalFilter(request.query, simulator.basePath)
   // The envelope with the longest `next` this filter can have: the page's entries get what is left.
   const longest = nextLink(request.path, { ...filter, since: Number.MAX_SAFE_INTEGER, until: Number.MAX_SAFE_INTEGER })
   const envelope = '{"requests":,"next":}'.length + JSON.stringify(longest).length

@@ -187,6 +187,8 @@ export interface RequestJournalOptions {
   wallClock?: Clock
   /** The origin of HAR URLs for requests that named no host. */
   origin?: string
+  /** The API's base path (`/v1`, `''` at the root): a `path` filter outside it is refused. Default `defaults.basePath`. */
+  basePath?: string
 }
 
 export function createRequestJournal(options: RequestJournalOptions = {}): RequestJournal {
@@ -198,6 +200,7 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
   }
   const { onRecord, coverage } = options
   const wallClock = options.wallClock ?? systemClock
+  const basePath = options.basePath ?? defaults.basePath
   /** Oldest first from `head`; the slots before it are spent, dropped in one go when they are half the array. */
   let items: RecordedRequest[] = []
   let head = 0
@@ -220,7 +223,7 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
     }
   }
   const select = (filter: JournalFilter | undefined): RecordedRequest[] => {
-    const tests = compileFilter(filter)
+    const tests = compileFilter(filter, basePath)
     const taken = tests.length === 0 ? held() : held().filter((entry) => matches(tests, filterable(entry)))
     const limit = filter?.limit
     return limit === undefined || taken.length <= limit ? taken : taken.slice(taken.length - limit)
@@ -293,7 +296,7 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
       if (!(Number.isFinite(timeoutMs) && timeoutMs >= 0)) return Promise.reject(new RangeError('timeoutMs must be a number of 0 or more'))
       let tests: CompiledFilter
       try {
-        tests = compileFilter({ ...filter, limit: undefined })
+        tests = compileFilter({ ...filter, limit: undefined }, basePath)
       } catch (error) {
         return Promise.reject(error)
       }

@@ -179,3 +179,71 @@ describe('the journal a page at a time (issue #20)', () => {
     expect(journal.latestSummaries(0)).toEqual([])
   })
 })
+
+describe('filter values are checked (issue #26)', () => {
+  it.each([
+    [
+      { operation: 'createPets' },
+      /operation must be one of listPets, createPet, getPet, listOrders, routeNotFound, methodNotAllowed \(got "createPets"\)/,
+    ],
+    [{ method: 'FETCH' }, /method must be one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS, CONNECT, TRACE \(got "FETCH"\)/],
+    [{ path: 'pets' }, /path must be a path under \/v1, such as \/v1\/pets\/\*, or start with \* \(got "pets"\)/],
+    [{ path: '/pets/*' }, /path must be a path under \/v1/],
+    [{ path: '/v10/pets' }, /path must be a path under \/v1/],
+    [{ path: '' }, /path must be a path under \/v1/],
+  ])('refuses %j with a RangeError, in find, count, page, toHar and waitFor', async (filter, message) => {
+    const journal = createRequestJournal()
+    journal.record(input())
+    const unchecked = filter as never
+    expect(() => journal.find(unchecked)).toThrow(RangeError)
+    expect(() => journal.find(unchecked)).toThrow(message)
+    expect(() => journal.count(unchecked)).toThrow(message)
+    expect(() => journal.page(unchecked)).toThrow(message)
+    expect(() => journal.toHar(unchecked)).toThrow(message)
+    await expect(journal.waitFor(unchecked, { timeoutMs: 10_000 })).rejects.toThrow(message)
+  })
+
+  it('takes the operations of the route table, every method in any case, and paths that may be under the base path', () => {
+    const journal = createRequestJournal()
+    journal.record(input())
+    journal.record(input({}, { method: 'PATCH', path: '/v1/pets/1', status: 405, operation: 'methodNotAllowed' }))
+    expect(journal.count({ operation: 'createPet' })).toBe(1)
+    expect(journal.count({ operation: 'methodNotAllowed' })).toBe(1)
+    expect(journal.count({ operation: 'routeNotFound' })).toBe(0)
+    expect(journal.count({ method: 'patch' })).toBe(1)
+    expect(journal.count({ method: 'TRACE' })).toBe(0)
+    for (const [path, count] of [
+      ['*', 2],
+      ['/v*', 2],
+      ['/v1', 0],
+      ['/v1*', 2],
+      ['*/1', 1],
+      ['/v1/pets?x=*', 0],
+    ] as const) {
+      expect(journal.count({ path }), path).toBe(count)
+    }
+  })
+
+  it('checks a path against the base path it is given: at the root, any path', () => {
+    const journal = createRequestJournal({ basePath: '' })
+    journal.record(input({}, { path: '/pets' }))
+    expect(journal.count({ path: '/pets' })).toBe(1)
+    expect(() => journal.count({ path: 'pets' })).toThrow(/path must be a path under \/, such as \/pets\/\*/)
+    expect(() => journal.count({ path: '' })).toThrow(RangeError)
+  })
+
+  it('types operation as the union of operation ids, so that a typo does not compile', () => {
+    const journal = createRequestJournal()
+    // @ts-expect-error: createPets is not an operation (createPet is).
+    expect(() => journal.count({ operation: 'createPets' })).toThrow(RangeError)
+  })
+
+  it('finds a 4 KB path with a glob of many stars, and no path with one that cannot match', () => {
+    const journal = createRequestJournal()
+    const long = `/v1/${'a'.repeat(4092)}`
+    journal.record(input({}, { path: long, status: 404, operation: 'routeNotFound' }))
+    expect(journal.count({ path: `/v1/${'*a'.repeat(1000)}*!` })).toBe(0)
+    expect(journal.count({ path: `/v1/${'*a'.repeat(1000)}*` })).toBe(1)
+    expect(journal.find({ path: '*a' }).map((entry) => entry.path)).toEqual([long])
+  })
+})
