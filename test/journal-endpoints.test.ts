@@ -318,4 +318,30 @@ describe('journal filters and waits over HTTP (issue #26)', () => {
     const found = await send(`/__sim/requests?path=${encodeURIComponent(`/v1/${'*a'.repeat(1500)}`)}`)
     expect((await found.json()).requests.map((entry: { path: string }) => entry.path)).toEqual([`/v1${long}`])
   })
+
+  it('journals and exports query parameters and headers named like Object.prototype members', async () => {
+    const { send } = setUp()
+    const names = ['constructor', 'toString', 'hasOwnProperty', '__proto__']
+    const query = names.map((name, index) => `${name}=q${index}`).join('&')
+    // Pairs, not a record: Fetch's Headers leaves a record's `__proto__` out.
+    const headers: Array<[string, string]> = [
+      ['authorization', 'Bearer demo-pro-key'],
+      ...names.map((name, index): [string, string] => [name, `h${index}`]),
+    ]
+    expect((await send(`/v1/pets?${query}`, { headers })).status).toBe(200)
+    const text = await (await send(`/__sim/requests?path=${encodeURIComponent('/v1/pets?*__proto__=q3')}`)).text()
+    const [entry] = JSON.parse(text).requests
+    expect(Object.entries(entry.request.query)).toEqual(names.map((name, index) => [name, `q${index}`]))
+    expect(names.map((name) => Object.getOwnPropertyDescriptor(entry.request.headers, name.toLowerCase())?.value)).toEqual([
+      'h0',
+      'h1',
+      'h2',
+      'h3',
+    ])
+    const har = await (await send('/__sim/requests.har')).json()
+    expect(har.log.entries[0].request.queryString).toEqual(names.map((name, index) => ({ name, value: `q${index}` })))
+    expect(har.log.entries[0].request.headers).toEqual(
+      expect.arrayContaining(names.map((name, index) => ({ name: name.toLowerCase(), value: `h${index}` }))),
+    )
+  })
 })

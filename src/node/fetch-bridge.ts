@@ -187,7 +187,8 @@ function drained(outgoing: ServerResponse): Promise<void> {
 }
 
 function headersOf(response: Response): Record<string, string | string[] | number> {
-  const headers: Record<string, string | string[] | number> = {}
+  // No prototype: a handler's header may be named `__proto__` (on a plain object it vanished).
+  const headers: Record<string, string | string[] | number> = Object.create(null)
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie') headers[name] = value
   })
@@ -214,7 +215,7 @@ function faultShownBy(response: Response, broken: boolean): TransportFault | und
  * `Connection: close`, as the direct lane sends it: see `writeStream`.
  */
 async function pipeStream(outgoing: ServerResponse, response: Response, body: ReadableStream<Uint8Array>): Promise<void> {
-  const headers: Record<string, string> = {}
+  const headers: Record<string, string> = Object.create(null)
   response.headers.forEach((value, name) => {
     headers[name] = value
   })

@@ -247,3 +247,41 @@ describe('filter values are checked (issue #26)', () => {
     expect(journal.find({ path: '*a' }).map((entry) => entry.path)).toEqual([long])
   })
 })
+
+describe('names that are object keys (issue #26)', () => {
+  const names = ['constructor', 'toString', 'hasOwnProperty', '__proto__', 'valueOf']
+
+  it('journals query parameters and headers named like Object.prototype members as sent', () => {
+    const journal = createRequestJournal()
+    const query = names.map((name, index) => `${name}=q${index}`).join('&')
+    const rawHeaders = ['Host', 'localhost', ...names.flatMap((name, index) => [name, `h${index}`]), 'toString', 'again']
+    journal.record(
+      input({ rawHeaders }, { method: 'GET', path: `/v1/pets?${query}&constructor=twice`, status: 200, operation: 'listPets' }),
+    )
+    const [entry] = journal.entries()
+    // Compared as JSON text: an object literal with a `__proto__` key would set a prototype, not a property.
+    expect(JSON.stringify(entry!.request.query)).toBe(
+      '{"constructor":["q0","twice"],"toString":"q1","hasOwnProperty":"q2","__proto__":"q3","valueOf":"q4"}',
+    )
+    expect(Object.entries(entry!.request.headers)).toEqual([
+      ['host', 'localhost'],
+      ['constructor', 'h0'],
+      ['tostring', 'h1, again'],
+      ['hasownproperty', 'h2'],
+      ['__proto__', 'h3'],
+      ['valueof', 'h4'],
+    ])
+    const har = journal.toHar().log.entries[0]!.request
+    expect(har.queryString).toEqual([
+      { name: 'constructor', value: 'q0' },
+      { name: 'constructor', value: 'twice' },
+      { name: 'toString', value: 'q1' },
+      { name: 'hasOwnProperty', value: 'q2' },
+      { name: '__proto__', value: 'q3' },
+      { name: 'valueOf', value: 'q4' },
+    ])
+    expect(har.headers.map((header) => header.name)).toEqual(['host', 'constructor', 'tostring', 'hasownproperty', '__proto__', 'valueof'])
+    expect(journal.count({ path: '/v1/pets?*__proto__=q3*' })).toBe(1)
+    expect(journal.count({ path: '/v1/pets?*constructor=twice' })).toBe(1)
+  })
+})
