@@ -34,6 +34,7 @@ export {
   type JournalUsage,
   type RecordedRequest,
   type RequestCounts,
+  type JournalWaitOptions,
   type RequestJournal,
 } from './core/simulator/request-journal.ts'
 export type { JournalBody, JournalRequest, JournalResponse } from './core/simulator/journal-exchange.ts'

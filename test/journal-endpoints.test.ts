@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { createApp } from '../src/app/app.ts'
+import { startServer } from '../src/node.ts'
+import { openRawConnection, rawGet, type RawConnection } from './support/raw-connection.ts'
 import type { PlainResponse } from '../src/core/pipeline/plain-http.ts'
 import { defaults } from '../src/core/simulator/defaults.ts'
 import { createManualClock } from '../src/core/time/clock.ts'
@@ -343,5 +345,59 @@ describe('journal filters and waits over HTTP (issue #26)', () => {
     expect(har.log.entries[0].request.headers).toEqual(
       expect.arrayContaining(names.map((name, index) => ({ name: name.toLowerCase(), value: `h${index}` }))),
     )
+  })
+
+  it(`keeps at most ${defaults.maxPendingWaits} waits pending: one more is 503 too_many_waits, a met one is answered`, async () => {
+    const { send, api } = setUp()
+    const controllers = Array.from({ length: defaults.maxPendingWaits }, () => new AbortController())
+    const pending = controllers.map((controller) =>
+      send('/__sim/requests/wait?operation=createPet&timeoutMs=60000', { signal: controller.signal }).catch(() => undefined),
+    )
+    const refused = await send('/__sim/requests/wait?operation=createPet&timeoutMs=60000')
+    expect(refused.status).toBe(503)
+    expect(refused.headers.get('retry-after')).toBe('1')
+    expect(await refused.json()).toEqual({
+      code: 'too_many_waits',
+      message: `At most ${defaults.maxPendingWaits} waits are pending at once; retry in a moment`,
+      status: 503,
+    })
+    await api('/pets?limit=1')
+    const met = await send('/__sim/requests/wait?operation=listPets&timeoutMs=60000')
+    expect(met.status).toBe(200)
+    expect((await met.json()).request.operation).toBe('listPets')
+    // The clients go away: their waits end at once, and free their places.
+    for (const controller of controllers) controller.abort()
+    await Promise.all(pending)
+    const again = await send('/__sim/requests/wait?operation=createPet&timeoutMs=0')
+    expect(again.status).toBe(404)
+    expect((await again.json()).code).toBe('request_not_seen')
+  })
+
+  it.each(['direct', 'msw'] as const)('drops a pending wait when its connection closes (Node server, %s engine)', async (engine) => {
+    const server = await startServer({ port: 0, host: '127.0.0.1', log: 'silent', engine })
+    const port = Number(new URL(server.url).port)
+    const connections: RawConnection[] = []
+    try {
+      for (let index = 0; index < defaults.maxPendingWaits; index++) {
+        const connection = await openRawConnection(port)
+        connection.send(rawGet('/__sim/requests/wait?operation=createPet&timeoutMs=60000'))
+        connections.push(connection)
+      }
+      const full = await openRawConnection(port)
+      connections.push(full)
+      full.send(rawGet('/__sim/requests/wait?operation=createPet&timeoutMs=60000'))
+      expect((await full.next(5000)).status).toBe(503)
+      for (const connection of connections) connection.destroy()
+      // The server sees the closes in its next turns; each wait then ends, its place freed.
+      let status = 503
+      for (let attempt = 0; attempt < 50 && status === 503; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 20))
+        status = (await fetch(`${server.url}/__sim/requests/wait?operation=createPet&timeoutMs=0`)).status
+      }
+      expect(status).toBe(404)
+    } finally {
+      for (const connection of connections) connection.destroy()
+      await server.close()
+    }
   })
 })

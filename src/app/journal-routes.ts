@@ -33,10 +33,13 @@ const harPieceBytes = 64 * 1024
  * - `GET /__sim/coverage`, `DELETE /__sim/coverage`: contract coverage, and starting it over.
  *
  * An unknown filter, a repeated one or a bad value (an operation the route table does not have, a method that is
- * not one, a path outside the base path) is a 400 `invalid_query_parameter`.
+ * not one, a path outside the base path) is a 400 `invalid_query_parameter`. At most `defaults.maxPendingWaits`
+ * waits are pending at once (one more is 503 `too_many_waits`); a wait whose client goes away ends at once.
  */
 export function journalRoutes(simulator: SimulatorCore): ControlRoute[] {
   const { journal, basePath } = simulator
+  /** The waits pending now: each holds a connection and a listener until it ends. */
+  let pendingWaits = 0
   return [
     {
       method: 'GET',
@@ -69,10 +72,20 @@ export function journalRoutes(simulator: SimulatorCore): ControlRoute[] {
         if (!/^\d{1,6}$/.test(extra.timeoutMs ?? '0') || timeoutMs > waitTimeouts.maxMs) {
           throw new ApiError('invalid_query_parameter', `timeoutMs must be a whole number of ms from 0 to ${waitTimeouts.maxMs}`)
         }
+        // Only a wait that would wait takes a place: one already met is answered whatever the count.
+        if (pendingWaits >= defaults.maxPendingWaits && journal.count(filter) === 0) {
+          throw new ApiError('too_many_waits', `At most ${defaults.maxPendingWaits} waits are pending at once; retry in a moment`, {
+            'Retry-After': '1',
+          })
+        }
+        pendingWaits++
         try {
-          return jsonResponse({ request: await journal.waitFor(filter, { timeoutMs }) }, 200)
+          return jsonResponse({ request: await journal.waitFor(filter, { timeoutMs, signal: request.signal }) }, 200)
         } catch (error) {
+          // A client that went away reads no answer; the error it gets is only logged.
           throw new ApiError('request_not_seen', (error as Error).message)
+        } finally {
+          pendingWaits--
         }
       },
     },

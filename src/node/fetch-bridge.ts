@@ -14,7 +14,13 @@ import { dropConnection, endWhenServerCloses } from './response-writer.ts'
  * body parser before the middleware has read it. A request Node could parse
  * but Fetch cannot represent is a 400 `bad_request`.
  */
-export function toFetchRequest(incoming: IncomingMessage, bodyLimit: number, budget?: BodyBudget, beforeRead?: () => void): Request {
+export function toFetchRequest(
+  incoming: IncomingMessage,
+  bodyLimit: number,
+  budget?: BodyBudget,
+  beforeRead?: () => void,
+  signal?: AbortSignal,
+): Request {
   const target = originForm(incoming.url ?? '')
   if (!target.startsWith('/')) {
     throw new ApiError('bad_request', `The request target must be a path (got ${JSON.stringify(target.slice(0, 100))})`)
@@ -33,6 +39,8 @@ export function toFetchRequest(incoming: IncomingMessage, bodyLimit: number, bud
     return new Request(originOf(incoming) + target, {
       method,
       headers,
+      // The client's going away, for answers that wait (`/__sim/requests/wait`).
+      ...(signal === undefined ? {} : { signal }),
       ...(hasBody ? { body: lazyBody(incoming, bodyLimit, budget, beforeRead), duplex: 'half' } : {}),
     } as RequestInit)
   } catch (error) {

@@ -3,6 +3,7 @@ import { createManualClock } from '../../../src/core/time/clock.ts'
 import { entryOverheadBytes, type ExchangeParts } from '../../../src/core/simulator/journal-exchange.ts'
 import { redactHeader, redactQuery } from '../../../src/core/simulator/journal-redaction.ts'
 import { createRequestJournal, type RecordInput } from '../../../src/core/simulator/request-journal.ts'
+import { defaults } from '../../../src/core/simulator/defaults.ts'
 
 const kib = 1024
 
@@ -283,5 +284,26 @@ describe('names that are object keys (issue #26)', () => {
     expect(har.headers.map((header) => header.name)).toEqual(['host', 'constructor', 'tostring', 'hasownproperty', '__proto__', 'valueof'])
     expect(journal.count({ path: '/v1/pets?*__proto__=q3*' })).toBe(1)
     expect(journal.count({ path: '/v1/pets?*constructor=twice' })).toBe(1)
+  })
+})
+
+describe('waits (issue #26)', () => {
+  it('stops a wait when its signal aborts: it rejects with the reason, and a later match finds no one waiting', async () => {
+    const journal = createRequestJournal()
+    const controller = new AbortController()
+    const waiting = journal.waitFor({ operation: 'createPet' }, { timeoutMs: 60_000, signal: controller.signal })
+    controller.abort(new Error('the client went away'))
+    await expect(waiting).rejects.toThrow('the client went away')
+    await expect(journal.waitFor({}, { signal: AbortSignal.abort(new Error('already gone')) })).rejects.toThrow('already gone')
+    journal.record(input())
+    // A wait already met is answered, whatever the signal says.
+    expect((await journal.waitFor({ operation: 'createPet' }, { signal: AbortSignal.abort() })).sequence).toBe(1)
+  })
+
+  it(`keeps no cap in-process: ${defaults.maxPendingWaits + 44} waits all end with their match`, async () => {
+    const journal = createRequestJournal()
+    const waits = Array.from({ length: defaults.maxPendingWaits + 44 }, () => journal.waitFor({ status: 201 }, { timeoutMs: 60_000 }))
+    journal.record(input())
+    expect((await Promise.all(waits)).every((entry) => entry.sequence === 1)).toBe(true)
   })
 })
