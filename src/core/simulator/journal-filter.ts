@@ -138,7 +138,7 @@ export function parseJournalFilter(
     seen.add(name)
     if (extra.includes(name)) rest[name] = value
     else if (name === 'since' || name === 'until' || name === 'limit') {
-      if (!/^\d{1,15}$/.test(value)) throw new ApiError('invalid_query_parameter', `${name} must be a whole number (got ${value})`)
+      if (!/^\d{1,15}$/.test(value)) throw new ApiError('invalid_query_parameter', `${name} must be a whole number (got ${quoted(value)})`)
       filter[name] = Number(value)
     } else if ((journalFilterNames as readonly string[]).includes(name)) filter[name] = value
     else {
@@ -162,7 +162,8 @@ function statusTest(status: number | string): (entry: FilterableEntry) => boolea
     const statusClass = Number(text[0])
     return (entry) => Math.floor(entry.status / 100) === statusClass
   }
-  if (!/^(?:0|[1-5]\d\d)$/.test(text)) throw new RangeError(`status must be a status like 401, a class like 4xx, or 0 (got ${status})`)
+  if (!/^(?:0|[1-5]\d\d)$/.test(text))
+    throw new RangeError(`status must be a status like 401, a class like 4xx, or 0 (got ${quoted(status)})`)
   const wanted = Number(text)
   return (entry) => entry.status === wanted
 }
