@@ -34,10 +34,11 @@ export {
   type JournalUsage,
   type RecordedRequest,
   type RequestCounts,
+  type JournalWaitOptions,
   type RequestJournal,
 } from './core/simulator/request-journal.ts'
 export type { JournalBody, JournalRequest, JournalResponse } from './core/simulator/journal-exchange.ts'
-export type { JournalFilter } from './core/simulator/journal-filter.ts'
+export type { JournalFilter, JournalOperation } from './core/simulator/journal-filter.ts'
 export type { Har, HarEntry } from './core/simulator/journal-har.ts'
 export {
   coverageMarkdown,

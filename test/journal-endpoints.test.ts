@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { createApp } from '../src/app/app.ts'
+import { startServer } from '../src/node.ts'
+import { openRawConnection, rawGet, type RawConnection } from './support/raw-connection.ts'
 import type { PlainResponse } from '../src/core/pipeline/plain-http.ts'
 import { defaults } from '../src/core/simulator/defaults.ts'
 import { createManualClock } from '../src/core/time/clock.ts'
@@ -279,5 +281,123 @@ describe('large control-plane answers (issue #20)', () => {
     expect(requests.map((entry) => entry.sequence)).toEqual([1])
     expect(requests[0]).not.toHaveProperty('request')
     expect(requests[0]).not.toHaveProperty('response')
+  })
+})
+
+describe('journal filters and waits over HTTP (issue #26)', () => {
+  const endpoints = ['/__sim/requests', '/__sim/requests/count', '/__sim/requests/wait', '/__sim/requests.har']
+
+  it.each(
+    endpoints.flatMap((endpoint) => [
+      [
+        endpoint,
+        'operation=createPets',
+        /operation must be one of listPets, createPet, getPet, listOrders, routeNotFound, methodNotAllowed \(got "createPets"\)/,
+      ],
+      [endpoint, 'method=FETCH', /method must be one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS, CONNECT, TRACE \(got "FETCH"\)/],
+      [endpoint, 'path=pets', /path must be a path under \/v1, such as \/v1\/pets\/\*, or start with \* \(got "pets"\)/],
+      [endpoint, 'path=/pets/*', /path must be a path under \/v1/],
+    ]),
+  )('answers %s?%s with a 400 invalid_query_parameter at once', async (endpoint, query, message) => {
+    const { send } = setUp()
+    // A wait that took it for a filter would answer 404 after 60 s: the test's timeout says it did not.
+    const response = await send(`${endpoint}?${query}&${endpoint.endsWith('/wait') ? 'timeoutMs=60000' : ''}`)
+    expect(response.status).toBe(400)
+    const body = await response.json()
+    expect(body.code).toBe('invalid_query_parameter')
+    expect(body.message).toMatch(message)
+  })
+
+  it('finds a 4 KB path by a glob of many stars, and answers a glob that cannot match with none', async () => {
+    const { send, api } = setUp()
+    const long = `/${'a'.repeat(4092)}`
+    expect((await api(long)).status).toBe(404)
+    const stars = encodeURIComponent(`/v1/${'*a'.repeat(1500)}*!`)
+    expect(await (await send(`/__sim/requests/count?path=${stars}`)).json()).toEqual({ count: 0 })
+    const waited = await send(`/__sim/requests/wait?path=${stars}&timeoutMs=0`)
+    expect(waited.status).toBe(404)
+    expect((await waited.json()).code).toBe('request_not_seen')
+    const found = await send(`/__sim/requests?path=${encodeURIComponent(`/v1/${'*a'.repeat(1500)}`)}`)
+    expect((await found.json()).requests.map((entry: { path: string }) => entry.path)).toEqual([`/v1${long}`])
+  })
+
+  it('journals and exports query parameters and headers named like Object.prototype members', async () => {
+    const { send } = setUp()
+    const names = ['constructor', 'toString', 'hasOwnProperty', '__proto__']
+    const query = names.map((name, index) => `${name}=q${index}`).join('&')
+    // Pairs, not a record: Fetch's Headers leaves a record's `__proto__` out.
+    const headers: Array<[string, string]> = [
+      ['authorization', 'Bearer demo-pro-key'],
+      ...names.map((name, index): [string, string] => [name, `h${index}`]),
+    ]
+    expect((await send(`/v1/pets?${query}`, { headers })).status).toBe(200)
+    const text = await (await send(`/__sim/requests?path=${encodeURIComponent('/v1/pets?*__proto__=q3')}`)).text()
+    const [entry] = JSON.parse(text).requests
+    expect(Object.entries(entry.request.query)).toEqual(names.map((name, index) => [name, `q${index}`]))
+    expect(names.map((name) => Object.getOwnPropertyDescriptor(entry.request.headers, name.toLowerCase())?.value)).toEqual([
+      'h0',
+      'h1',
+      'h2',
+      'h3',
+    ])
+    const har = await (await send('/__sim/requests.har')).json()
+    expect(har.log.entries[0].request.queryString).toEqual(names.map((name, index) => ({ name, value: `q${index}` })))
+    expect(har.log.entries[0].request.headers).toEqual(
+      expect.arrayContaining(names.map((name, index) => ({ name: name.toLowerCase(), value: `h${index}` }))),
+    )
+  })
+
+  it(`keeps at most ${defaults.maxPendingWaits} waits pending: one more is 503 too_many_waits, a met one is answered`, async () => {
+    const { send, api } = setUp()
+    const controllers = Array.from({ length: defaults.maxPendingWaits }, () => new AbortController())
+    const pending = controllers.map((controller) =>
+      send('/__sim/requests/wait?operation=createPet&timeoutMs=60000', { signal: controller.signal }).catch(() => undefined),
+    )
+    const refused = await send('/__sim/requests/wait?operation=createPet&timeoutMs=60000')
+    expect(refused.status).toBe(503)
+    expect(refused.headers.get('retry-after')).toBe('1')
+    expect(await refused.json()).toEqual({
+      code: 'too_many_waits',
+      message: `At most ${defaults.maxPendingWaits} waits are pending at once; retry in a moment`,
+      status: 503,
+    })
+    await api('/pets?limit=1')
+    const met = await send('/__sim/requests/wait?operation=listPets&timeoutMs=60000')
+    expect(met.status).toBe(200)
+    expect((await met.json()).request.operation).toBe('listPets')
+    // The clients go away: their waits end at once, and free their places.
+    for (const controller of controllers) controller.abort()
+    await Promise.all(pending)
+    const again = await send('/__sim/requests/wait?operation=createPet&timeoutMs=0')
+    expect(again.status).toBe(404)
+    expect((await again.json()).code).toBe('request_not_seen')
+  })
+
+  it.each(['direct', 'msw'] as const)('drops a pending wait when its connection closes (Node server, %s engine)', async (engine) => {
+    const server = await startServer({ port: 0, host: '127.0.0.1', log: 'silent', engine })
+    const port = Number(new URL(server.url).port)
+    const connections: RawConnection[] = []
+    try {
+      for (let index = 0; index < defaults.maxPendingWaits; index++) {
+        const connection = await openRawConnection(port)
+        connection.send(rawGet('/__sim/requests/wait?operation=createPet&timeoutMs=60000'))
+        connections.push(connection)
+      }
+      const full = await openRawConnection(port)
+      connections.push(full)
+      full.send(rawGet('/__sim/requests/wait?operation=createPet&timeoutMs=60000'))
+      expect((await full.next(5000)).status).toBe(503)
+      for (const connection of connections) connection.destroy()
+      // The server sees the closes in its next turns; each wait then ends, its place freed.
+      let status = 503
+      for (let attempt = 0; attempt < 50 && status === 503; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 20))
+        status = (await fetch(`${server.url}/__sim/requests/wait?operation=createPet&timeoutMs=0`)).status
+      }
+      expect(status).toBe(404)
+    } finally {
+      for (const connection of connections) connection.destroy()
+      await server.close()
+    }
   })
 })

@@ -38,6 +38,10 @@ class FetchRequestView implements PlainRequest {
     return this.#request.headers.get(name) ?? undefined
   }
 
+  get signal(): AbortSignal {
+    return this.#request.signal
+  }
+
   /** Fetch hides `Host`: the URL's host stands for it, as a server would have received it. */
   headerList(): readonly string[] {
     const list: string[] = []

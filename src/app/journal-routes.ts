@@ -32,10 +32,14 @@ const harPieceBytes = 64 * 1024
  * - `GET /__sim/requests.har?…`: the entries as a HAR 1.2 file, written a page at a time while the client takes it;
  * - `GET /__sim/coverage`, `DELETE /__sim/coverage`: contract coverage, and starting it over.
  *
- * An unknown filter, a repeated one or a bad value is a 400 `invalid_query_parameter`.
+ * An unknown filter, a repeated one or a bad value (an operation the route table does not have, a method that is
+ * not one, a path outside the base path) is a 400 `invalid_query_parameter`. At most `defaults.maxPendingWaits`
+ * waits are pending at once (one more is 503 `too_many_waits`); a wait whose client goes away ends at once.
  */
 export function journalRoutes(simulator: SimulatorCore): ControlRoute[] {
-  const { journal } = simulator
+  const { journal, basePath } = simulator
+  /** The waits pending now: each holds a connection and a listener until it ends. */
+  let pendingWaits = 0
   return [
     {
       method: 'GET',
@@ -56,22 +60,32 @@ export function journalRoutes(simulator: SimulatorCore): ControlRoute[] {
       method: 'GET',
       path: '/requests/count',
       name: 'countRequests',
-      resolve: (request) => jsonResponse({ count: journal.count(parseJournalFilter(request.query).filter) }, 200),
+      resolve: (request) => jsonResponse({ count: journal.count(parseJournalFilter(request.query, basePath).filter) }, 200),
     },
     {
       method: 'GET',
       path: '/requests/wait',
       name: 'waitForRequest',
       async resolve(request) {
-        const { filter, extra } = parseJournalFilter(request.query, ['timeoutMs'])
+        const { filter, extra } = parseJournalFilter(request.query, basePath, ['timeoutMs'])
         const timeoutMs = extra.timeoutMs === undefined ? waitTimeouts.defaultMs : Number(extra.timeoutMs)
         if (!/^\d{1,6}$/.test(extra.timeoutMs ?? '0') || timeoutMs > waitTimeouts.maxMs) {
           throw new ApiError('invalid_query_parameter', `timeoutMs must be a whole number of ms from 0 to ${waitTimeouts.maxMs}`)
         }
+        // Only a wait that would wait takes a place: one already met is answered whatever the count.
+        if (pendingWaits >= defaults.maxPendingWaits && journal.count(filter) === 0) {
+          throw new ApiError('too_many_waits', `At most ${defaults.maxPendingWaits} waits are pending at once; retry in a moment`, {
+            'Retry-After': '1',
+          })
+        }
+        pendingWaits++
         try {
-          return jsonResponse({ request: await journal.waitFor(filter, { timeoutMs }) }, 200)
+          return jsonResponse({ request: await journal.waitFor(filter, { timeoutMs, signal: request.signal }) }, 200)
         } catch (error) {
+          // A client that went away reads no answer; the error it gets is only logged.
           throw new ApiError('request_not_seen', (error as Error).message)
+        } finally {
+          pendingWaits--
         }
       },
     },
@@ -79,7 +93,7 @@ export function journalRoutes(simulator: SimulatorCore): ControlRoute[] {
       method: 'GET',
       path: '/requests.har',
       name: 'requestsHar',
-      resolve: (request) => harStream(simulator, parseJournalFilter(request.query).filter, request.method === 'HEAD'),
+      resolve: (request) => harStream(simulator, parseJournalFilter(request.query, basePath).filter, request.method === 'HEAD'),
     },
     { method: 'GET', path: '/coverage', name: 'coverage', resolve: () => jsonResponse(simulator.coverage(), 200) },
     {
@@ -101,7 +115,7 @@ export function journalRoutes(simulator: SimulatorCore): ControlRoute[] {
  * that, possible only with a raised body cap).
  */
 function journalPage(simulator: SimulatorCore, request: PlainRequest): PlainResponse {
-  const { filter } = parseJournalFilter(request.query)
+  const { filter } = parseJournalFilter(request.query, simulator.basePath)
   // The envelope with the longest `next` this filter can have: the page's entries get what is left.
   const longest = nextLink(request.path, { ...filter, since: Number.MAX_SAFE_INTEGER, until: Number.MAX_SAFE_INTEGER })
   const envelope = '{"requests":,"next":}'.length + JSON.stringify(longest).length

@@ -14,7 +14,13 @@ import { dropConnection, endWhenServerCloses } from './response-writer.ts'
  * body parser before the middleware has read it. A request Node could parse
  * but Fetch cannot represent is a 400 `bad_request`.
  */
-export function toFetchRequest(incoming: IncomingMessage, bodyLimit: number, budget?: BodyBudget, beforeRead?: () => void): Request {
+export function toFetchRequest(
+  incoming: IncomingMessage,
+  bodyLimit: number,
+  budget?: BodyBudget,
+  beforeRead?: () => void,
+  signal?: AbortSignal,
+): Request {
   const target = originForm(incoming.url ?? '')
   if (!target.startsWith('/')) {
     throw new ApiError('bad_request', `The request target must be a path (got ${JSON.stringify(target.slice(0, 100))})`)
@@ -33,6 +39,8 @@ export function toFetchRequest(incoming: IncomingMessage, bodyLimit: number, bud
     return new Request(originOf(incoming) + target, {
       method,
       headers,
+      // The client's going away, for answers that wait (`/__sim/requests/wait`).
+      ...(signal === undefined ? {} : { signal }),
       ...(hasBody ? { body: lazyBody(incoming, bodyLimit, budget, beforeRead), duplex: 'half' } : {}),
     } as RequestInit)
   } catch (error) {
@@ -187,7 +195,8 @@ function drained(outgoing: ServerResponse): Promise<void> {
 }
 
 function headersOf(response: Response): Record<string, string | string[] | number> {
-  const headers: Record<string, string | string[] | number> = {}
+  // No prototype: a handler's header may be named `__proto__` (on a plain object it vanished).
+  const headers: Record<string, string | string[] | number> = Object.create(null)
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie') headers[name] = value
   })
@@ -214,7 +223,7 @@ function faultShownBy(response: Response, broken: boolean): TransportFault | und
  * `Connection: close`, as the direct lane sends it: see `writeStream`.
  */
 async function pipeStream(outgoing: ServerResponse, response: Response, body: ReadableStream<Uint8Array>): Promise<void> {
-  const headers: Record<string, string> = {}
+  const headers: Record<string, string> = Object.create(null)
   response.headers.forEach((value, name) => {
     headers[name] = value
   })

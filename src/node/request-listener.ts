@@ -8,7 +8,7 @@ import { sendFetchResponse, toFetchRequest } from './fetch-bridge.ts'
 import type { Engine, FetchLane } from './lane-types.ts'
 import { loadMswLane } from './msw-lane-loader.ts'
 import { createNodeApp } from './node-app.ts'
-import { fromIncomingMessage } from './request-view.ts'
+import { clientGoneSignal, fromIncomingMessage } from './request-view.ts'
 import { logAnswer, loggerFor, type LogFormat, type RequestLogger } from './request-log.ts'
 import { dropIfNotTaken, writePlainResponse } from './response-writer.ts'
 import { assertSupportedNode } from './supported-node.ts'
@@ -114,7 +114,7 @@ export function createServingListener(options: ListenerOptions = {}, server?: { 
       ? (incoming, outgoing) => {
           const started = startTimer()
           // The app turns every error into a response, so `respond` neither throws nor rejects.
-          const response = app.respond(fromIncomingMessage(incoming, bodyLimit, budget, continueFor(incoming, outgoing)))
+          const response = app.respond(fromIncomingMessage(incoming, bodyLimit, budget, continueFor(incoming, outgoing), outgoing))
           if (isPromiseLike(response)) response.then((answered) => send(incoming, outgoing, answered, started))
           else send(incoming, outgoing, response, started)
         }
@@ -145,7 +145,7 @@ async function serveThroughLane(
   budget: BodyBudget,
   beforeRead: (() => void) | undefined,
 ): Promise<number> {
-  const response = await (await lane)(await toFetchRequest(incoming, bodyLimit, budget, beforeRead), {
+  const response = await (await lane)(await toFetchRequest(incoming, bodyLimit, budget, beforeRead, clientGoneSignal(outgoing)), {
     clientAddress: incoming.socket.remoteAddress,
   })
   await sendFetchResponse(outgoing, response, incoming.method)

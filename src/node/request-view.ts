@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { normalizePath } from '../core/pipeline/path-normalisation.ts'
 import type { PlainRequest, TransportFacts } from '../core/pipeline/plain-http.ts'
 import type { BodyBudget } from './body-budget.ts'
@@ -21,7 +21,9 @@ class IncomingRequestView implements PlainRequest {
   readonly #bodyLimit: number
   readonly #budget: BodyBudget | undefined
   readonly #beforeRead: (() => void) | undefined
+  readonly #outgoing: ServerResponse | undefined
   #body: Promise<Uint8Array> | undefined
+  #signal: AbortSignal | undefined
 
   constructor(
     incoming: IncomingMessage,
@@ -29,6 +31,7 @@ class IncomingRequestView implements PlainRequest {
     transport: TransportFacts,
     budget: BodyBudget | undefined,
     beforeRead: (() => void) | undefined,
+    outgoing: ServerResponse | undefined,
   ) {
     const target = originForm(incoming.url ?? '')
     const queryStart = target.indexOf('?')
@@ -40,6 +43,13 @@ class IncomingRequestView implements PlainRequest {
     this.#bodyLimit = bodyLimit
     this.#budget = budget
     this.#beforeRead = beforeRead
+    this.#outgoing = outgoing
+  }
+
+  /** Made when first asked for (an answer that waits asks; most never do), from the response's `close`. */
+  get signal(): AbortSignal | undefined {
+    if (this.#signal === undefined && this.#outgoing !== undefined) this.#signal = clientGoneSignal(this.#outgoing)
+    return this.#signal
   }
 
   get authority(): string | undefined {
@@ -73,14 +83,29 @@ export function originForm(target: string): string {
   return rest.startsWith('/') ? rest : `/${rest}`
 }
 
-/** The direct lane's view of a Node request. */
+/** The direct lane's view of a Node request; with `outgoing`, its `signal` says when the client has gone. */
 export function fromIncomingMessage(
   incoming: IncomingMessage,
   bodyLimit: number,
   budget?: BodyBudget,
   beforeRead?: () => void,
+  outgoing?: ServerResponse,
 ): PlainRequest {
-  return new IncomingRequestView(incoming, bodyLimit, { clientAddress: incoming.socket.remoteAddress }, budget, beforeRead)
+  return new IncomingRequestView(incoming, bodyLimit, { clientAddress: incoming.socket.remoteAddress }, budget, beforeRead, outgoing)
+}
+
+/**
+ * A signal aborted when a response's connection closes before the response is finished: its client went away.
+ * A response emits `close` once, when it is done or its connection is: the listener goes with it.
+ */
+export function clientGoneSignal(outgoing: ServerResponse): AbortSignal {
+  const controller = new AbortController()
+  if (outgoing.closed && !outgoing.writableFinished) controller.abort()
+  else
+    outgoing.once('close', () => {
+      if (!outgoing.writableFinished) controller.abort()
+    })
+  return controller.signal
 }
 
 /** A header's value from Node's raw name/value list, by lower-case name; repeated fields joined with `, `. */

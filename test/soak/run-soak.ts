@@ -1,6 +1,6 @@
 // `npm run soak`: hostile clients against the real CLI at its default limits, one pattern at a time, each against
 // a fresh process so that each peak RSS (VmHWM in /proc/<pid>/status) is the pattern's own. Loopback only, every
-// loop bounded in count and time; about 4.5 minutes in all. Linux only (/proc, and 127.0.0.0/8 source addresses).
+// loop bounded in count and time; about 5 minutes in all. Linux only (/proc, and 127.0.0.0/8 source addresses).
 //
 //   npm run soak                      all patterns
 //   npm run soak -- slow-readers      some of them, by name
@@ -106,12 +106,12 @@ interface Pattern {
 
 /**
  * A legitimate client's latency while a pattern runs: one GET /v1/pets?limit=1 with a valid key every 250 ms on a
- * fresh connection, until `until`. A request that takes over 2 s counts as a stall.
+ * fresh connection, until `until` (or what `deadline` says, read before each request). A request that takes over 2 s counts as a stall.
  */
-async function legitimateLatency(port: number, until: number): Promise<string> {
+async function legitimateLatency(port: number, until: number, deadline: () => number = () => until): Promise<string> {
   const times: number[] = []
   let stalls = 0
-  while (Date.now() < until) {
+  while (Date.now() < deadline()) {
     const started = performance.now()
     const response = await fetch(`http://127.0.0.1:${port}/v1/pets?limit=1`, {
       headers: { Authorization: 'Bearer demo-enterprise-key' },
@@ -540,6 +540,59 @@ const patterns: Pattern[] = [
       await sleep(2000)
       return {
         notes: `event-stream answers: ${[...statuses].map(([status, count]) => `${count}x ${status}`).join(', ')}; ${dropped} served streams dropped by the server; ${apiRequests} API requests; RSS after ${simulator.memory().now.toFixed(0)} MiB; ${latency}`,
+      }
+    },
+  },
+  {
+    name: 'journal-wait',
+    what: 'a journal of 4 KB paths; 20,000 GET /__sim/requests/wait long polls with `*a*a*…!` path filters, 300 at a time, each abandoned after 0-50 ms, while 4 clients send API requests with 2 KB paths, at most 40 s',
+    async run(simulator) {
+      const { port } = simulator
+      const key = 'Bearer demo-enterprise-key'
+      // Recorded paths that a backtracking glob would take seconds on (issue #26: 13.4 s for one 4 KB path).
+      for (let index = 0; index < 50; index++) {
+        await (await fetch(`http://127.0.0.1:${port}/v1/${'a'.repeat(4092)}`, { headers: { Authorization: key } })).arrayBuffer()
+      }
+      const total = 20_000
+      const until = Date.now() + 40_000
+      const filter = (index: number) => encodeURIComponent(`/v1/${'*a'.repeat(50 + (index % 200))}*!`)
+      const statuses = new Map<string, number>()
+      let next = 0
+      const waiters = Array.from({ length: 300 }, async () => {
+        while (next < total && Date.now() < until) {
+          const index = next++
+          const socket = await open(port)
+          if (socket === undefined) continue
+          let head = ''
+          socket.on('data', (chunk: Buffer) => {
+            if (head.length < 12) head += chunk.toString('latin1', 0, 12)
+          })
+          socket.write(get(`/__sim/requests/wait?path=${filter(index)}&timeoutMs=60000`))
+          await sleep(index % 51)
+          const status = head.slice(9, 12) || 'abandoned'
+          statuses.set(status, (statuses.get(status) ?? 0) + 1)
+          socket.destroy()
+        }
+      })
+      let apiRequests = 0
+      const api = Array.from({ length: 4 }, async () => {
+        while (Date.now() < until && next < total) {
+          const response = await fetch(`http://127.0.0.1:${port}/v1/${'a'.repeat(2044)}`, { headers: { Authorization: key } }).catch(
+            () => undefined,
+          )
+          await response?.arrayBuffer().catch(() => undefined)
+          apiRequests++
+          await sleep(20)
+        }
+      })
+      // Measured while the waits come, not after.
+      const latency = await legitimateLatency(port, until, () => (next < total ? until : 0))
+      await Promise.all([...waiters, ...api])
+      await sleep(2000)
+      // Every abandoned wait has ended: a new one that would wait finds a free place.
+      const after = await fetch(`http://127.0.0.1:${port}/__sim/requests/wait?operation=createPet&timeoutMs=0`)
+      return {
+        notes: `${Math.min(next, total)} waits: ${[...statuses].map(([status, count]) => `${count}x ${status}`).join(', ')}; a wait after them: ${after.status}; ${apiRequests} API requests with 2 KB paths; RSS after ${simulator.memory().now.toFixed(0)} MiB; ${latency}`,
       }
     },
   },

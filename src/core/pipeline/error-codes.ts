@@ -80,6 +80,10 @@ export const errorCatalogue = {
     status: 503,
     when: '`GET /__sim/events` while 32 event streams (dashboards) are open already, or `GET /__sim/snapshot` while 4 snapshots are being written; see `Retry-After`.',
   },
+  too_many_waits: {
+    status: 503,
+    when: '`GET /__sim/requests/wait` that would wait while 256 waits are pending already (`defaults.maxPendingWaits`); see `Retry-After`.',
+  },
   gateway_timeout: { status: 504, when: 'Only from a fault rule (`status: 504`), marked `Petstore-Sim-Fault`.' },
   store_full: {
     status: 507,

@@ -51,6 +51,12 @@ export interface PlainRequest {
    */
   readBody(): Promise<Uint8Array>
   readonly transport: TransportFacts
+  /**
+   * Aborted when the client goes away before its answer is written (its connection closed, its fetch aborted), so
+   * that an answer that waits (`GET /__sim/requests/wait`) stops waiting and holds nothing. Lanes that cannot tell
+   * leave it out.
+   */
+  readonly signal?: AbortSignal | undefined
 }
 
 /** A response as plain data: every lane writes it in its own form. */

@@ -27,6 +27,13 @@ export const defaults = Object.freeze({
    * 40 such clients asking for a 13 MB journal whole took RSS from 100 to 804 MiB (issue #20).
    */
   journalPageBytes: 1024 * 1024,
+  /**
+   * The most `GET /__sim/requests/wait` long polls pending at once; one more that would wait is 503 `too_many_waits`
+   * with `Retry-After: 1`. A test runner waits for a request or two per worker; 20,000 abandoned waits took RSS from
+   * 145 to 286 MiB (issue #26), about 7 KiB each, so this many hold under 2 MiB. A wait whose client goes away is
+   * dropped at once and frees its place.
+   */
+  maxPendingWaits: 256,
   ban: Object.freeze({ after: 10, durationMs: 10 * 60_000 }),
   /**
    * The most rate-limit buckets kept for callers without a valid key (one per

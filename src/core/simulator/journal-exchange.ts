@@ -100,14 +100,16 @@ export function captureExchange(parts: ExchangeParts, cap: number): CapturedExch
 export function readRequest(method: string, target: string, exchange: CapturedExchange): JournalRequest {
   const queryStart = target.indexOf('?')
   const path = queryStart === -1 ? target : target.slice(0, queryStart)
-  const query: Record<string, string | string[]> = {}
+  // Objects without a prototype: the names are the client's, and `constructor`, `toString` or `__proto__` are names
+  // too (on a plain object the first read Object's own, journaled as `[null,"x"]`, and the last vanished).
+  const query: Record<string, string | string[]> = Object.create(null)
   if (queryStart !== -1) {
     for (const [name, value] of new URLSearchParams(redactQuery(target.slice(queryStart + 1)))) {
       const previous = query[name]
       query[name] = previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value]
     }
   }
-  const headers: Record<string, string> = {}
+  const headers: Record<string, string> = Object.create(null)
   const raw = exchange.rawHeaders ?? []
   for (let index = 0; index + 1 < raw.length; index += 2) {
     const name = raw[index]!.toLowerCase()
@@ -126,7 +128,7 @@ export function readRequest(method: string, target: string, exchange: CapturedEx
 
 /** The response as the journal shows it; `method` says whether a body was sent (none for a HEAD). */
 export function readResponse(method: string, status: number, exchange: CapturedExchange): JournalResponse {
-  const headers: Record<string, string> = {}
+  const headers: Record<string, string> = Object.create(null)
   if (status !== 0) for (const [name, value] of Object.entries(exchange.responseHeaders)) headers[name.toLowerCase()] = value
   const body = exchange.responseBody
   const sent = status !== 0 && method !== 'HEAD' && body !== undefined && body.length > 0

@@ -121,9 +121,10 @@ export interface RequestJournal {
    * The first entry the filter takes, already in the journal (from
    * `filter.since` on) or recorded within `timeoutMs` (default 5000). On
    * timeout, rejects with an error that lists the nearest entries: what was
-   * sent instead.
+   * sent instead. When `signal` aborts first, it stops waiting (holding
+   * nothing) and rejects with the signal's reason.
    */
-  waitFor(filter?: JournalFilter, options?: { readonly timeoutMs?: number }): Promise<JournalEntry>
+  waitFor(filter?: JournalFilter, options?: JournalWaitOptions): Promise<JournalEntry>
   /** The entries as a HAR 1.2 log, for browsers' developer tools. */
   toHar(filter?: JournalFilter): Har
   /** Requests recorded since the last `clear()`, by status class: kept in full, not only those the journal still holds. */
@@ -132,6 +133,13 @@ export interface RequestJournal {
   usage(): JournalUsage
   /** Empties the journal and starts its sequence over; coverage is kept. */
   clear(): void
+}
+
+export interface JournalWaitOptions {
+  /** How long to wait for a match, in ms. Default 5000. */
+  readonly timeoutMs?: number
+  /** Stops the wait when aborted (an HTTP wait's client went away): the promise rejects with its reason. */
+  readonly signal?: AbortSignal | undefined
 }
 
 export interface JournalPageOptions {
@@ -187,6 +195,8 @@ export interface RequestJournalOptions {
   wallClock?: Clock
   /** The origin of HAR URLs for requests that named no host. */
   origin?: string
+  /** The API's base path (`/v1`, `''` at the root): a `path` filter outside it is refused. Default `defaults.basePath`. */
+  basePath?: string
 }
 
 export function createRequestJournal(options: RequestJournalOptions = {}): RequestJournal {
@@ -198,6 +208,7 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
   }
   const { onRecord, coverage } = options
   const wallClock = options.wallClock ?? systemClock
+  const basePath = options.basePath ?? defaults.basePath
   /** Oldest first from `head`; the slots before it are spent, dropped in one go when they are half the array. */
   let items: RecordedRequest[] = []
   let head = 0
@@ -220,7 +231,7 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
     }
   }
   const select = (filter: JournalFilter | undefined): RecordedRequest[] => {
-    const tests = compileFilter(filter)
+    const tests = compileFilter(filter, basePath)
     const taken = tests.length === 0 ? held() : held().filter((entry) => matches(tests, filterable(entry)))
     const limit = filter?.limit
     return limit === undefined || taken.length <= limit ? taken : taken.slice(taken.length - limit)
@@ -293,24 +304,35 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
       if (!(Number.isFinite(timeoutMs) && timeoutMs >= 0)) return Promise.reject(new RangeError('timeoutMs must be a number of 0 or more'))
       let tests: CompiledFilter
       try {
-        tests = compileFilter({ ...filter, limit: undefined })
+        tests = compileFilter({ ...filter, limit: undefined }, basePath)
       } catch (error) {
         return Promise.reject(error)
       }
       const already = held().find((entry) => matches(tests, filterable(entry)))
       if (already !== undefined) return Promise.resolve(toEntry(already))
+      const { signal } = waitOptions
+      if (signal?.aborted === true) return Promise.reject(signal.reason)
       return new Promise((resolve, reject) => {
-        const waiter = (entry: RecordedRequest) => {
-          if (!matches(tests, filterable(entry))) return
+        const stop = () => {
           waiters.delete(waiter)
           clearTimeout(timer)
+          signal?.removeEventListener('abort', abandon)
+        }
+        const waiter = (entry: RecordedRequest) => {
+          if (!matches(tests, filterable(entry))) return
+          stop()
           resolve(toEntry(entry))
         }
+        const abandon = () => {
+          stop()
+          reject(signal!.reason)
+        }
         const timer = setTimeout(() => {
-          waiters.delete(waiter)
+          stop()
           reject(new Error(nearestEntries(filter, timeoutMs, tests, held().map(filterable), summaryLine)))
         }, timeoutMs)
         waiters.add(waiter)
+        signal?.addEventListener('abort', abandon, { once: true })
       })
     },
     toHar: (filter) => toHar(select(filter).map(toEntry), options.origin),

@@ -66,6 +66,7 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     onRecord: events.request,
     coverage,
     origin,
+    basePath,
   })
   validateLatency(options.latency)
   const bodyLimit = options.bodyLimit ?? defaults.bodyLimit

@@ -14,6 +14,13 @@ import { hasDotSegment, normalizePath } from '../../../src/core/pipeline/path-no
 import { isJsonContentType, readJsonText } from '../../../src/core/api/request-parsing.ts'
 import { parseFaultText } from '../../../src/core/faults/fault-text.ts'
 import { originInRawPacket } from '../../../src/node/raw-client-error.ts'
+import { compileFilter, matches, parseJournalFilter, type FilterableEntry } from '../../../src/core/simulator/journal-filter.ts'
+import { captureExchange, readRequest } from '../../../src/core/simulator/journal-exchange.ts'
+import { originForm } from '../../../src/node/request-view.ts'
+import { documentApiUrl } from '../../../src/app/openapi-route.ts'
+import { createOriginPolicy } from '../../../src/core/access/origin-policy.ts'
+import { parseListPetsQuery, parsePetId } from '../../../src/core/api/request-parsing.ts'
+import { checkNewPet } from '../../../src/core/api/new-pet-check.ts'
 
 const size = 16 * 1024
 const spaces = ' '.repeat(size)
@@ -99,6 +106,104 @@ describe('client input is parsed in linear time (16 KiB adversarial values)', ()
     ['delay digits', `503 delay=${'1'.repeat(size)}-x`],
   ])('the fault text form: %s', (_name, text) => {
     expect(bestOfThree(() => parseFaultText(text, '/v1'))).toBeLessThan(boundMs)
+  })
+})
+
+// Issue #26: every other regex that sees client input, and the journal's filters, which build none from it.
+describe('client input is parsed in linear time: the journal, paths, hosts and bodies (16 KiB adversarial values)', () => {
+  const longPath = `/v1/${'a'.repeat(size - 4)}`
+  const entry = (path: string): FilterableEntry => ({
+    sequence: 1,
+    method: 'GET',
+    path,
+    status: 404,
+    operation: 'routeNotFound',
+    caller: 'anonymous',
+    sentKey: () => undefined,
+  })
+
+  it.each([
+    ['*a*a*!', '*a*a*!'],
+    ['(*a)<8 Ki>*!', `${'*a'.repeat(size / 2)}*!`],
+    ['*a<16 Ki>b', `*${'a'.repeat(size)}b`],
+    ['/v1/*a?*a*!', '/v1/*a?*a*!'],
+  ])('a journal path filter: %s against a 16 KiB path', (_name, path) => {
+    expect(bestOfThree(() => matches(compileFilter({ path }, '/v1'), entry(longPath)))).toBeLessThan(boundMs)
+    expect(bestOfThree(() => matches(compileFilter({ path }, '/v1'), entry(`${longPath}?${'a'.repeat(size)}`)))).toBeLessThan(boundMs)
+  })
+
+  it.each([
+    ['status digits', `status=${'4'.repeat(size)}`],
+    ['status <spaces>4xx', `status=${'%20'.repeat(size / 3)}4xx`],
+    ['since digits', `since=${'1'.repeat(size)}x`],
+    ['an operation', `operation=${'createPet'.repeat(size / 9)}`],
+    ['a method', `method=${'GET'.repeat(size / 3)}`],
+    ['a key', `key=${'k'.repeat(size)}`],
+    ['a path outside', `path=${'v1/'.repeat(size / 3)}`],
+  ])('a journal query: %s', (_name, query) => {
+    expect(bestOfThree(() => parseJournalFilter(query, '/v1'))).toBeLessThan(boundMs)
+  })
+
+  it.each([
+    ['a credential-like header name', [`${'auth'.repeat(size / 4)}x`, 'v']],
+    ['a header name of no credential', ['x'.repeat(size), 'v']],
+    ['an Authorization of spaces', ['Authorization', `Bearer${spaces}x`]],
+    ['a cookie of semicolons', ['Cookie', ';'.repeat(size)]],
+  ])('a journal view of headers: %s', (_name, rawHeaders) => {
+    const exchange = captureExchange({ rawHeaders, requestBody: undefined, responseHeaders: {}, responseBody: undefined }, 1024)
+    expect(bestOfThree(() => readRequest('GET', '/v1/pets', exchange))).toBeLessThan(boundMs)
+  })
+
+  it.each([
+    ['a credential-like query name', `/v1/pets?${'token'.repeat(size / 5)}=x`],
+    ['pluses', `/v1/pets?api_key=${'+'.repeat(size)}`],
+    ['many parameters', `/v1/pets?${'key=1&'.repeat(size / 6)}`],
+  ])('a journal view of a query: %s', (_name, target) => {
+    const exchange = captureExchange({ rawHeaders: [], requestBody: undefined, responseHeaders: {}, responseBody: undefined }, 1024)
+    expect(bestOfThree(() => readRequest('GET', target, exchange))).toBeLessThan(boundMs)
+  })
+
+  it.each([
+    ['http://<letters>', `http://${'a'.repeat(size)}`],
+    ['http://<slashes>', `http:${'/'.repeat(size)}`],
+    ['HTTPS://<letters>/x', `HTTPS://${'a'.repeat(size)}/x`],
+  ])('an absolute-form request target: %s', (_name, target) => {
+    expect(bestOfThree(() => originForm(target))).toBeLessThan(boundMs)
+  })
+
+  it.each([
+    ['letters then a bad port', `${'a'.repeat(size)}:x`],
+    ['an IPv6 literal of colons', `[${':'.repeat(size)}`],
+    ['dots and dashes', `${'.-'.repeat(size / 2)}!`],
+  ])('the Host of the OpenAPI document: %s', (_name, authority) => {
+    expect(bestOfThree(() => documentApiUrl('http', authority, '/v1'))).toBeLessThan(boundMs)
+  })
+
+  it.each([
+    ['http://<letters>:x', `http://${'a'.repeat(size)}:x`],
+    ['http://[<colons>', `http://[${':'.repeat(size)}`],
+    ['http://127.<digits>', `http://127.${'1'.repeat(size)}.0.1`],
+  ])('an Origin: %s', (_name, origin) => {
+    const policy = createOriginPolicy()
+    expect(bestOfThree(() => policy.allows(origin))).toBeLessThan(boundMs)
+  })
+
+  it.each([
+    ['limit digits', `limit=${'1'.repeat(size)}x`],
+    ['limit zeros', `limit=${'0'.repeat(size)}1`],
+  ])('a listPets query: %s', (_name, query) => {
+    expect(bestOfThree(() => parseListPetsQuery(new URLSearchParams(query)))).toBeLessThan(boundMs)
+  })
+
+  it.each([
+    ['digits', `${'1'.repeat(size)}x`],
+    ['zeros', `${'0'.repeat(size)}1`],
+  ])('a petId: %s', (_name, text) => {
+    expect(bestOfThree(() => parsePetId(text))).toBeLessThan(boundMs)
+  })
+
+  it('a new pet name of 16 KiB', () => {
+    expect(bestOfThree(() => checkNewPet({ name: `${'a'.repeat(size)}\u0007`, categoryId: 1 }))).toBeLessThan(boundMs)
   })
 })
 

@@ -3,6 +3,7 @@ import { createManualClock } from '../../../src/core/time/clock.ts'
 import { entryOverheadBytes, type ExchangeParts } from '../../../src/core/simulator/journal-exchange.ts'
 import { redactHeader, redactQuery } from '../../../src/core/simulator/journal-redaction.ts'
 import { createRequestJournal, type RecordInput } from '../../../src/core/simulator/request-journal.ts'
+import { defaults } from '../../../src/core/simulator/defaults.ts'
 
 const kib = 1024
 
@@ -177,5 +178,132 @@ describe('the journal a page at a time (issue #20)', () => {
     expect(summaries.map((summary) => summary.sequence)).toEqual([2, 3])
     expect(summaries[0]).not.toHaveProperty('request')
     expect(journal.latestSummaries(0)).toEqual([])
+  })
+})
+
+describe('filter values are checked (issue #26)', () => {
+  it.each([
+    [
+      { operation: 'createPets' },
+      /operation must be one of listPets, createPet, getPet, listOrders, routeNotFound, methodNotAllowed \(got "createPets"\)/,
+    ],
+    [{ method: 'FETCH' }, /method must be one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS, CONNECT, TRACE \(got "FETCH"\)/],
+    [{ path: 'pets' }, /path must be a path under \/v1, such as \/v1\/pets\/\*, or start with \* \(got "pets"\)/],
+    [{ path: '/pets/*' }, /path must be a path under \/v1/],
+    [{ path: '/v10/pets' }, /path must be a path under \/v1/],
+    [{ path: '' }, /path must be a path under \/v1/],
+  ])('refuses %j with a RangeError, in find, count, page, toHar and waitFor', async (filter, message) => {
+    const journal = createRequestJournal()
+    journal.record(input())
+    const unchecked = filter as never
+    expect(() => journal.find(unchecked)).toThrow(RangeError)
+    expect(() => journal.find(unchecked)).toThrow(message)
+    expect(() => journal.count(unchecked)).toThrow(message)
+    expect(() => journal.page(unchecked)).toThrow(message)
+    expect(() => journal.toHar(unchecked)).toThrow(message)
+    await expect(journal.waitFor(unchecked, { timeoutMs: 10_000 })).rejects.toThrow(message)
+  })
+
+  it('takes the operations of the route table, every method in any case, and paths that may be under the base path', () => {
+    const journal = createRequestJournal()
+    journal.record(input())
+    journal.record(input({}, { method: 'PATCH', path: '/v1/pets/1', status: 405, operation: 'methodNotAllowed' }))
+    expect(journal.count({ operation: 'createPet' })).toBe(1)
+    expect(journal.count({ operation: 'methodNotAllowed' })).toBe(1)
+    expect(journal.count({ operation: 'routeNotFound' })).toBe(0)
+    expect(journal.count({ method: 'patch' })).toBe(1)
+    expect(journal.count({ method: 'TRACE' })).toBe(0)
+    for (const [path, count] of [
+      ['*', 2],
+      ['/v*', 2],
+      ['/v1', 0],
+      ['/v1*', 2],
+      ['*/1', 1],
+      ['/v1/pets?x=*', 0],
+    ] as const) {
+      expect(journal.count({ path }), path).toBe(count)
+    }
+  })
+
+  it('checks a path against the base path it is given: at the root, any path', () => {
+    const journal = createRequestJournal({ basePath: '' })
+    journal.record(input({}, { path: '/pets' }))
+    expect(journal.count({ path: '/pets' })).toBe(1)
+    expect(() => journal.count({ path: 'pets' })).toThrow(/path must be a path under \/, such as \/pets\/\*/)
+    expect(() => journal.count({ path: '' })).toThrow(RangeError)
+  })
+
+  it('types operation as the union of operation ids, so that a typo does not compile', () => {
+    const journal = createRequestJournal()
+    // @ts-expect-error: createPets is not an operation (createPet is).
+    expect(() => journal.count({ operation: 'createPets' })).toThrow(RangeError)
+  })
+
+  it('finds a 4 KB path with a glob of many stars, and no path with one that cannot match', () => {
+    const journal = createRequestJournal()
+    const long = `/v1/${'a'.repeat(4092)}`
+    journal.record(input({}, { path: long, status: 404, operation: 'routeNotFound' }))
+    expect(journal.count({ path: `/v1/${'*a'.repeat(1000)}*!` })).toBe(0)
+    expect(journal.count({ path: `/v1/${'*a'.repeat(1000)}*` })).toBe(1)
+    expect(journal.find({ path: '*a' }).map((entry) => entry.path)).toEqual([long])
+  })
+})
+
+describe('names that are object keys (issue #26)', () => {
+  const names = ['constructor', 'toString', 'hasOwnProperty', '__proto__', 'valueOf']
+
+  it('journals query parameters and headers named like Object.prototype members as sent', () => {
+    const journal = createRequestJournal()
+    const query = names.map((name, index) => `${name}=q${index}`).join('&')
+    const rawHeaders = ['Host', 'localhost', ...names.flatMap((name, index) => [name, `h${index}`]), 'toString', 'again']
+    journal.record(
+      input({ rawHeaders }, { method: 'GET', path: `/v1/pets?${query}&constructor=twice`, status: 200, operation: 'listPets' }),
+    )
+    const [entry] = journal.entries()
+    // Compared as JSON text: an object literal with a `__proto__` key would set a prototype, not a property.
+    expect(JSON.stringify(entry!.request.query)).toBe(
+      '{"constructor":["q0","twice"],"toString":"q1","hasOwnProperty":"q2","__proto__":"q3","valueOf":"q4"}',
+    )
+    expect(Object.entries(entry!.request.headers)).toEqual([
+      ['host', 'localhost'],
+      ['constructor', 'h0'],
+      ['tostring', 'h1, again'],
+      ['hasownproperty', 'h2'],
+      ['__proto__', 'h3'],
+      ['valueof', 'h4'],
+    ])
+    const har = journal.toHar().log.entries[0]!.request
+    expect(har.queryString).toEqual([
+      { name: 'constructor', value: 'q0' },
+      { name: 'constructor', value: 'twice' },
+      { name: 'toString', value: 'q1' },
+      { name: 'hasOwnProperty', value: 'q2' },
+      { name: '__proto__', value: 'q3' },
+      { name: 'valueOf', value: 'q4' },
+    ])
+    expect(har.headers.map((header) => header.name)).toEqual(['host', 'constructor', 'tostring', 'hasownproperty', '__proto__', 'valueof'])
+    expect(journal.count({ path: '/v1/pets?*__proto__=q3*' })).toBe(1)
+    expect(journal.count({ path: '/v1/pets?*constructor=twice' })).toBe(1)
+  })
+})
+
+describe('waits (issue #26)', () => {
+  it('stops a wait when its signal aborts: it rejects with the reason, and a later match finds no one waiting', async () => {
+    const journal = createRequestJournal()
+    const controller = new AbortController()
+    const waiting = journal.waitFor({ operation: 'createPet' }, { timeoutMs: 60_000, signal: controller.signal })
+    controller.abort(new Error('the client went away'))
+    await expect(waiting).rejects.toThrow('the client went away')
+    await expect(journal.waitFor({}, { signal: AbortSignal.abort(new Error('already gone')) })).rejects.toThrow('already gone')
+    journal.record(input())
+    // A wait already met is answered, whatever the signal says.
+    expect((await journal.waitFor({ operation: 'createPet' }, { signal: AbortSignal.abort() })).sequence).toBe(1)
+  })
+
+  it(`keeps no cap in-process: ${defaults.maxPendingWaits + 44} waits all end with their match`, async () => {
+    const journal = createRequestJournal()
+    const waits = Array.from({ length: defaults.maxPendingWaits + 44 }, () => journal.waitFor({ status: 201 }, { timeoutMs: 60_000 }))
+    journal.record(input())
+    expect((await Promise.all(waits)).every((entry) => entry.sequence === 1)).toBe(true)
   })
 })
