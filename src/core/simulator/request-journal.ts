@@ -11,7 +11,7 @@ import {
 } from './journal-exchange.ts'
 import { compileFilter, matches, type CompiledFilter, type JournalFilter } from './journal-filter.ts'
 import { toHar, type Har } from './journal-har.ts'
-import { filterable, summaryLine, toEntry, toSummary } from './journal-views.ts'
+import { filterable, summaryLine, toEntry as entryView, toSummary as summaryView } from './journal-views.ts'
 import { nearestEntries } from './journal-wait.ts'
 
 /** One request the simulator answered without its exchange: what the dashboard's table and the logs show. */
@@ -187,6 +187,8 @@ export interface RequestJournalOptions {
   wallClock?: Clock
   /** The origin of HAR URLs for requests that named no host. */
   origin?: string
+  /** Replaces secrets in what the views show (the simulator's: its keys by their labels). Default: none. */
+  scrub?: (text: string) => string
 }
 
 export function createRequestJournal(options: RequestJournalOptions = {}): RequestJournal {
@@ -197,6 +199,9 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
     if (!(Number.isSafeInteger(value) && value >= 0)) throw new RangeError(`The journal's ${name} must be a whole number of 0 or more`)
   }
   const { onRecord, coverage } = options
+  const scrub = options.scrub ?? ((text: string) => text)
+  const toEntry = (recorded: RecordedRequest) => entryView(recorded, scrub)
+  const toSummary = (recorded: RecordedRequest) => summaryView(recorded, scrub)
   const wallClock = options.wallClock ?? systemClock
   /** Oldest first from `head`; the slots before it are spent, dropped in one go when they are half the array. */
   let items: RecordedRequest[] = []
@@ -308,7 +313,7 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
         }
         const timer = setTimeout(() => {
           waiters.delete(waiter)
-          reject(new Error(nearestEntries(filter, timeoutMs, tests, held().map(filterable), summaryLine)))
+          reject(new Error(scrub(nearestEntries(filter, timeoutMs, tests, held().map(filterable), (entry) => summaryLine(entry, scrub)))))
         }, timeoutMs)
         waiters.add(waiter)
       })
