@@ -23,7 +23,7 @@ interface VerifyCliOptions {
   maxBody: number
 }
 
-function createVerifyProgram(): Command {
+export function createVerifyProgram(): Command {
   return new Command('petstore-sim verify')
     .description(
       'Checks a running Animal Store API (the real one, its staging, or petstore-sim) against the behaviour the spec makes observable.',
