@@ -42,7 +42,7 @@ describe('petstore-sim verify <base-url>', () => {
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
     const lines = run.stdout.split('\n')
-    expect(lines[0]).toMatch(new RegExp(`^petstore-sim verify: at most \\d+ requests to ${simulator.apiUrl}$`))
+    expect(lines[0]).toMatch(new RegExp(`^petstore-sim verify: at most \\d+ requests to ${simulator.apiUrl} within 10m$`))
     expect(lines).toContain('Authentication')
     expect(lines).toContain('Limits: Rate limit headers')
     expect(run.stdout).toContain('  ✓ auth.missing-key')

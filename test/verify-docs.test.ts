@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { expect, it } from 'vitest'
+import { createVerifyProgram } from '../src/cli/verify-command.ts'
 import { checkCatalogue, checkIds, type CheckDefinition } from '../src/verify/check-catalogue.ts'
 
 // docs/verify.md lists the checks; this keeps its table equal to the catalogue.
@@ -21,4 +22,24 @@ it('docs/verify.md lists every check with its section, title, flag and advisory 
     return [`\`${id}\``, check.section, check.title, runs]
   })
   expect(rows).toEqual(expected)
+})
+
+// The options table of docs/verify.md, against the command's own flags and defaults (issue 26 added --max-time and --max-body).
+it('docs/verify.md lists every verify flag with its default, and no other', () => {
+  const page = readFileSync(new URL('../docs/verify.md', import.meta.url), 'utf8')
+  const table = page.slice(page.indexOf('| option | meaning | default |'))
+  const rows = table
+    .split('\n')
+    .slice(2)
+    .filter((line, index, lines) => line.startsWith('| ') && lines.slice(0, index).every((earlier) => earlier.startsWith('| ')))
+    .map((line) => line.slice(2, -2).split(' | '))
+    .filter(([flag]) => flag!.startsWith('`--'))
+  const options = createVerifyProgram().options.filter((option) => option.long !== '--help')
+  expect(rows.map(([flag]) => flag!.replaceAll('`', ''))).toEqual(options.map((option) => option.flags))
+  for (const option of options) {
+    const documented = rows.find(([flag]) => flag!.replaceAll('`', '') === option.flags)![2]!
+    const actual = option.defaultValueDescription ?? (option.defaultValue === false ? 'off' : String(option.defaultValue ?? 'required'))
+    if (option.long === '--out') continue
+    expect(documented.replaceAll('`', '').startsWith(actual.split(' ')[0]!), `${option.flags}: ${documented} vs ${actual}`).toBe(true)
+  }
 })

@@ -13,6 +13,7 @@ import { createRequestLogger } from '../node/request-log.ts'
 import { startServer, type RunningServer, type StartServerOptions } from '../node/server.ts'
 import { createProgram, type CliOptions } from './cli-options.ts'
 import { applyConfigFile, defaultConfigFile, type ConfigData } from './config-file.ts'
+import { cliSecrets, type CliSecrets } from './cli-secrets.ts'
 import { guardStandardOutput, type GuardedOutput } from './guarded-output.ts'
 import { runVerifyCommand, verifyHelpLine } from './verify-command.ts'
 import { watchInputs, type WatchedInputs } from './watch.ts'
@@ -36,16 +37,21 @@ export async function runCli(argv: readonly string[]): Promise<void> {
   let options: CliOptions
   let config: ConfigData
   const output = guardStandardOutput()
+  // Every message the CLI prints goes through `fail` or `warn`: neither shows a key token it was given.
+  const secrets = cliSecrets(argv)
+  const fail = (message: string) => failWith(secrets.scrub(message))
   try {
     ;({ options, config } = readOptions(argv, (text) => output.writeLine(text.replace(/\n$/, ''))))
   } catch (error) {
     if (error instanceof CommanderError && (error.code === 'commander.helpDisplayed' || error.code === 'commander.version')) return
     return fail(error instanceof CommanderError ? error.message.replace(/^error: /, '') : (error as Error).message)
   }
+  const inlineKeys = config.inline.keys
+  if (typeof inlineKeys === 'object' && inlineKeys !== null) secrets.add(Object.keys(inlineKeys))
 
   let running: RunningServer
   try {
-    running = await startServer(await toServerOptions(options, config, output))
+    running = await startServer(await toServerOptions(options, config, output, secrets))
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'EADDRINUSE') return fail(`port ${options.port} on ${options.host} is already in use (try --port 0 for a free port)`)
@@ -61,7 +67,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
         if (options.log === 'json') output.writeLine(JSON.stringify({ time: new Date().toISOString(), message }))
         else if (options.log === 'pretty') output.writeLine(message)
       },
-      warn: (message: string) => process.stderr.write(`petstore-sim: ${message}\n`),
+      warn: (message: string) => process.stderr.write(`petstore-sim: ${secrets.scrub(message)}\n`),
     }
     watchInputs(
       running.simulator,
@@ -102,12 +108,12 @@ function checkAdminToken(token: string | undefined, source: string | undefined, 
 }
 
 /** The options the simulator can take again without a restart (`--watch`), each file read. */
-function reloadableOptions(options: CliOptions, config: ConfigData): ReconfigurableOptions {
+function reloadableOptions(options: CliOptions, config: ConfigData, secrets?: CliSecrets): ReconfigurableOptions {
   return {
     seed: options.seed,
     pets: options.pets,
     fixtures: config.inline.fixtures ?? (options.fixtures === undefined ? undefined : readJsonFile(options.fixtures, '--fixtures')),
-    keys: readKeys(options, config),
+    keys: readKeys(options, config, secrets),
     faults: readFaults(options, config),
     scenario: options.scenario,
     scenarios: config.scenarios,
@@ -122,9 +128,14 @@ function watchedInputs(options: CliOptions, config: ConfigData): WatchedInputs {
   return { simulator: reloadableOptions(options, config), rest, files }
 }
 
-async function toServerOptions(options: CliOptions, config: ConfigData, output: GuardedOutput): Promise<StartServerOptions> {
+async function toServerOptions(
+  options: CliOptions,
+  config: ConfigData,
+  output: GuardedOutput,
+  secrets: CliSecrets,
+): Promise<StartServerOptions> {
   const app = createNodeApp({
-    ...reloadableOptions(options, config),
+    ...reloadableOptions(options, config, secrets),
     latency: options.latency,
     baseUrl: options.basePath,
     ban: options.banAfter === 'off' ? false : { after: options.banAfter, durationMs: options.banFor },
@@ -216,10 +227,12 @@ function readFaults(options: CliOptions, config: ConfigData): FaultRuleInput[] {
   return rules
 }
 
-function readKeys(options: CliOptions, config: ConfigData): Record<string, string> | undefined {
+function readKeys(options: CliOptions, config: ConfigData, secrets: CliSecrets | undefined): Record<string, string> | undefined {
   const keys: Record<string, string> = {}
   if (config.inline.keys !== undefined || options.keys !== undefined) {
     const data = config.inline.keys ?? readJsonFile(options.keys!, '--keys')
+    // Its tokens are secrets from now on, also in the message that refuses one of them.
+    if (typeof data === 'object' && data !== null) secrets?.add(Object.keys(data))
     if (
       typeof data !== 'object' ||
       data === null ||
@@ -331,7 +344,7 @@ function reportCoverage(running: RunningServer, options: CliOptions, output: Gua
 
 class UsageError extends Error {}
 
-function fail(message: string): void {
+function failWith(message: string): void {
   process.stderr.write(`petstore-sim: ${message}\n`)
   process.exitCode = usageExitCode
 }

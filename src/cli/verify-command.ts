@@ -2,8 +2,10 @@ import { writeFileSync } from 'node:fs'
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import { parsePlan } from '../core/access/plans.ts'
 import { parseDuration } from '../core/time/duration.ts'
-import { renderReport, reporters, type Reporter } from '../verify/reporters.ts'
-import { verify } from '../verify/verify-runner.ts'
+import { createSecretScrubber, redactUrl } from '../core/simulator/journal-redaction.ts'
+import { formatBytes, formatMs } from '../verify/request-budget.ts'
+import { renderReport, reporters, visible, type Reporter } from '../verify/reporters.ts'
+import { defaultMaxBodyBytes, defaultMaxTimeMs, verify } from '../verify/verify-runner.ts'
 
 /** Exit codes of `petstore-sim verify`: every check passed, a check failed, the command line is wrong. */
 export const verifyExitCodes = { passed: 0, failed: 1, usage: 2 } as const
@@ -17,9 +19,11 @@ interface VerifyCliOptions {
   reporter: Reporter
   out?: string
   timeout: number
+  maxTime: number
+  maxBody: number
 }
 
-function createVerifyProgram(): Command {
+export function createVerifyProgram(): Command {
   return new Command('petstore-sim verify')
     .description(
       'Checks a running Animal Store API (the real one, its staging, or petstore-sim) against the behaviour the spec makes observable.',
@@ -40,6 +44,16 @@ function createVerifyProgram(): Command {
     .option('--out <file>', 'write the report to this file (the pretty report still goes to stdout)')
     .addOption(
       new Option('--timeout <duration>', 'how long each request may take (500ms, 10s)').argParser(parseTimeout).default(10_000, '10s'),
+    )
+    .addOption(
+      new Option('--max-time <duration>', "the whole run's time bound, waits included (30s, 10m); the checks left past it fail")
+        .argParser(parseTimeout)
+        .default(defaultMaxTimeMs, formatMs(defaultMaxTimeMs)),
+    )
+    .addOption(
+      new Option('--max-body <bytes>', 'the most bytes read of each response body; a longer one fails its check')
+        .argParser(parseBytes)
+        .default(defaultMaxBodyBytes, `${defaultMaxBodyBytes} (${formatBytes(defaultMaxBodyBytes)})`),
     )
     .helpOption('-h, --help', 'show this help')
     .addHelpText(
@@ -62,6 +76,9 @@ export async function runVerifyCommand(argv: readonly string[]): Promise<void> {
   const program = createVerifyProgram()
     .exitOverride()
     .configureOutput({ writeErr: () => {}, writeOut: (text) => process.stdout.write(text) })
+  // The key is never printed, also not in a message about the command line (commander quotes what it refuses).
+  const scrub = createSecretScrubber([...keyArguments(argv), process.env.PETSTORE_SIM_VERIFY_KEY ?? ''])
+  const usage = (message: string) => usageLine(visible(scrub(message)))
   let options: VerifyCliOptions
   let baseUrl: string | undefined
   try {
@@ -88,12 +105,20 @@ export async function runVerifyCommand(argv: readonly string[]): Promise<void> {
     limits: options.limits,
     strict: options.strict,
     timeoutMs: options.timeout,
+    maxTimeMs: options.maxTime,
+    maxBodyBytes: options.maxBody,
     onPlan: (cost) => {
       const limits =
         cost.limitRequests > 0
           ? `; --limits spends ${cost.limitRequests} of them on the ${cost.plan.name} key's minute (${cost.plan.perMinute}/min, ${cost.plan.perDay}/day)`
           : ''
-      say(`petstore-sim verify: at most ${cost.requests} requests to ${baseUrl}${limits}`)
+      say(
+        visible(
+          scrub(
+            `petstore-sim verify: at most ${cost.requests} requests to ${redactUrl(baseUrl)} within ${formatMs(cost.maxTimeMs)}${limits}`,
+          ),
+        ),
+      )
     },
   })
   // A terminal's width when there is one; CI logs are read in a browser, wider.
@@ -128,7 +153,20 @@ function parseTimeout(value: string): number {
   throw new InvalidArgumentError('expected a duration such as 500ms or 10s.')
 }
 
-function usage(message: string): void {
+function parseBytes(value: string): number {
+  const bytes = Number(value)
+  if (/^\d+$/.test(value.trim()) && Number.isSafeInteger(bytes) && bytes > 0) return bytes
+  throw new InvalidArgumentError('expected a whole number of bytes above 0, such as 1048576.')
+}
+
+/** The values of `--key` and `--key=` as given, before parsing. */
+function keyArguments(argv: readonly string[]): string[] {
+  return argv.flatMap((argument, index) =>
+    argument === '--key' ? (argv[index + 1] ?? []) : argument.startsWith('--key=') ? argument.slice('--key='.length) : [],
+  )
+}
+
+function usageLine(message: string): void {
   process.stderr.write(`petstore-sim verify: ${message}\n`)
   process.exitCode = verifyExitCodes.usage
 }

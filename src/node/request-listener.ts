@@ -3,6 +3,7 @@ import type { RequestHandler } from 'msw'
 import type { App } from '../app/app.ts'
 import { errorResponse, isPromiseLike, type PlainResponse } from '../core/pipeline/plain-http.ts'
 import { defaults } from '../core/simulator/defaults.ts'
+import { createKeyScrubber } from '../core/simulator/journal-redaction.ts'
 import { BodyBudget } from './body-budget.ts'
 import { sendFetchResponse, toFetchRequest } from './fetch-bridge.ts'
 import type { Engine, FetchLane } from './lane-types.ts'
@@ -77,6 +78,7 @@ export function createServingListener(options: ListenerOptions = {}, server?: { 
   assertSupportedNode()
   const app = options.app ?? createNodeApp()
   const log = loggerFor(options.log ?? defaults.libraryLog)
+  const scrub = createKeyScrubber(() => app.simulator.keys)
   const { bodyLimit } = app.simulator
   const bodyIdleTimeoutMs = options.bodyIdleTimeoutMs ?? defaults.bodyIdleTimeoutMs
   if (!Number.isSafeInteger(bodyIdleTimeoutMs) || bodyIdleTimeoutMs < 0)
@@ -106,7 +108,7 @@ export function createServingListener(options: ListenerOptions = {}, server?: { 
     } catch {
       outgoing.destroy()
     }
-    if (log !== undefined) logAnswer(log, incoming, response, started)
+    if (log !== undefined) logAnswer(log, incoming, response, started, scrub)
   }
 
   const listener: NodeListener =
@@ -124,14 +126,14 @@ export function createServingListener(options: ListenerOptions = {}, server?: { 
             (status) => {
               // Whole answers only: a streamed one is still being written, with backpressure, when this resolves.
               if (outgoing.writableEnded) dropIfNotTaken(outgoing, sendTimeoutMs)
-              if (log !== undefined) logAnswer(log, incoming, { status }, started)
+              if (log !== undefined) logAnswer(log, incoming, { status }, started, scrub)
             },
             // Only the bridge's own errors (413, an unrepresentable request) reach here: the lane answers everything else.
             (error: unknown) => send(incoming, outgoing, errorResponse(error), started),
           )
         }
   const record = (incoming: IncomingMessage, response: PlainResponse, started: number) => {
-    if (log !== undefined) logAnswer(log, incoming, response, started)
+    if (log !== undefined) logAnswer(log, incoming, response, started, scrub)
   }
   return { listener, app, ready: lane === undefined ? Promise.resolve() : lane.then(() => undefined), send, record, startTimer, budget }
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http'
+import { redactUrl } from '../core/simulator/journal-redaction.ts'
 import type { RecordedRequest } from '../core/simulator/request-journal.ts'
 
 /** How the server logs: one human line per request, one JSON object per line, or nothing. */
@@ -8,7 +9,7 @@ export const logFormats: readonly LogFormat[] = ['pretty', 'json', 'silent']
 /** How a log line ranks: `error` for a 5xx or no answer at all (a fault's reset or hang), `warn` for a 4xx. */
 export type LogLevel = 'info' | 'warn' | 'error'
 
-/** One answered request, as logged. Never holds an API key. */
+/** One answered request, as logged. Never holds an API key nor a credential-named query value. */
 export interface RequestLogRecord {
   readonly level: LogLevel
   readonly method: string
@@ -57,20 +58,23 @@ export function loggerFor(format: LogFormat | RequestLogger): RequestLogger | un
 /**
  * Logs one answered request. The path, plan and caller are the journal's
  * when the API answered (the path as resolved, the key as a fingerprint),
- * otherwise the request's target and `-`.
+ * otherwise the request's target and `-`; either with the one redaction
+ * rule applied (credential-named query values, user info) and `scrub`
+ * replacing any key in force by its label.
  */
 export function logAnswer(
   log: RequestLogger,
   incoming: IncomingMessage,
   answer: { readonly status: number; readonly body?: string | undefined; readonly journalEntry?: RecordedRequest | undefined },
   started: number,
+  scrub: (text: string) => string = (text) => text,
 ): void {
   const entry = answer.journalEntry
   const { status } = answer
   log({
     level: status === 0 || status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info',
     method: incoming.method ?? '-',
-    path: entry?.path ?? (incoming.url ?? '-').slice(0, 2048),
+    path: scrub(redactUrl(entry?.path ?? (incoming.url ?? '-').slice(0, 2048))),
     status,
     operation: entry?.operation ?? '-',
     code: status >= 400 ? errorCode(answer.body) : undefined,

@@ -10,7 +10,7 @@ export function renderReport(report: VerifyReport, reporter: Reporter, options: 
     case 'pretty':
       return renderPretty(report, options.strict === true, options.columns ?? 100)
     case 'json':
-      return `${JSON.stringify(report, null, 2)}\n`
+      return `${jsonWithoutControls(JSON.stringify(report, null, 2))}\n`
     case 'junit':
       return renderJunit(report, options.strict === true)
     default: {
@@ -29,9 +29,13 @@ function bySection(report: VerifyReport): [string, CheckResult[]][] {
 /** One line per check under its spec section; a failure's expected, actual, request and response below it. */
 function renderPretty(report: VerifyReport, strict: boolean, columns: number): string {
   const width = Math.max(60, columns)
-  const clip = (line: string) => (line.length > width ? `${line.slice(0, width - 1)}…` : line)
+  // Every line is made visible before it is cut: the target's bytes never reach the terminal raw.
+  const clip = (raw: string) => {
+    const line = visible(raw)
+    return line.length > width ? `${line.slice(0, width - 1)}…` : line
+  }
   const idWidth = Math.max(...report.checks.map((check) => check.id.length))
-  const lines = [`petstore-sim verify ${report.target}`]
+  const lines = [clip(`petstore-sim verify ${report.target}`)]
   for (const [section, checks] of bySection(report)) {
     lines.push('', section)
     for (const check of checks) {
@@ -107,13 +111,36 @@ function renderJunit(report: VerifyReport, strict: boolean): string {
   ].join('\n')
 }
 
-/** Text escaped for XML content and attributes; characters XML 1.0 cannot hold at all are dropped. */
+/** Text escaped for XML content and attributes; control characters shown as escapes ({@link visible}), lone surrogates and U+FFFE/U+FFFF dropped. */
 function xml(text: string): string {
-  return text
-    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+  return visible(text)
+    .replace(/[^\t\n\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
     .replaceAll('&', '&amp;')
     .replaceAll('<', '&lt;')
     .replaceAll('>', '&gt;')
     .replaceAll('"', '&quot;')
     .replaceAll("'", '&apos;')
+}
+
+/**
+ * What a terminal would act on rather than show: C0 controls but line feed
+ * and tab (ESC starts colours, titles, OSC 52 clipboard writes; CR rewrites a
+ * line), DEL, C1 controls (U+009B is a CSI for some terminals), the line and
+ * paragraph separators, and the bidirectional marks, embeddings, overrides
+ * and isolates (Trojan Source, CVE-2021-42574).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this escape's job
+const controlCharacters = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
+
+/** Text with every control character shown as an escape (`\x1b`, `\u202e`); line feeds and tabs kept. */
+export function visible(text: string): string {
+  return text.replace(controlCharacters, (character) => {
+    const code = character.charCodeAt(0)
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`
+  })
+}
+
+/** JSON text (where C0 controls are escaped already) with the other control characters as `\u` escapes too: still the same JSON. */
+function jsonWithoutControls(json: string): string {
+  return json.replace(controlCharacters, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }

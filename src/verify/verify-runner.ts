@@ -6,7 +6,8 @@ import { Mismatch } from './expectations.ts'
 import type { Probe, ProbeContext } from './probe.ts'
 import { rateLimitProbes } from './rate-limit-probes.ts'
 import { readProbes } from './read-probes.ts'
-import { BudgetSpent, NoAnswer, RequestSender, RetryAfterTooLong } from './request-budget.ts'
+import { AnswerTooLarge, BudgetSpent, formatBytes, NoAnswer, RequestSender, RetryAfterTooLong, RunOutOfTime } from './request-budget.ts'
+import { createSecretScrubber, redactUrl } from '../core/simulator/journal-redaction.ts'
 import { summarise, type CheckResult, type VerifyReport } from './verify-report.ts'
 import { writeProbes } from './write-probes.ts'
 
@@ -28,6 +29,10 @@ export interface VerifyOptions {
   readonly timeoutMs?: number
   /** The longest `Retry-After` the run waits out; past it nothing more is sent. Default 2 minutes. */
   readonly maxWaitMs?: number
+  /** The whole run's time bound, waits included: past it nothing more is sent and the checks left fail. Default 10 minutes. */
+  readonly maxTimeMs?: number
+  /** The most bytes read of each response body; a longer body fails the check that needed it. Default 1 MiB. */
+  readonly maxBodyBytes?: number
   /** Default: the global `fetch`. Give `app.fetch` or an intercepted fetch to check in-process. */
   readonly fetch?: (input: string, init?: RequestInit) => Promise<Response>
   /** The run's clock (for `X-RateLimit-Reset` and `Retry-After`). Default: the system clock. */
@@ -46,12 +51,18 @@ export interface VerifyPlan {
   readonly limitRequests: number
   readonly plan: Plan
   readonly checks: number
+  /** The run's time bound (`maxTimeMs`), waits included. */
+  readonly maxTimeMs: number
 }
 
 /** 429s the run may retry after their `Retry-After` when it did not ask for one (another client sharing the key). */
 const retries = 2
 const defaultTimeoutMs = 10_000
 const defaultMaxWaitMs = 120_000
+/** Time enough for `--limits` with a Business key against a remote target (1,000 requests and a minute's wait). */
+export const defaultMaxTimeMs = 600_000
+/** Far more than any answer of the spec (a page of 100 pets is about 20 KiB), far less than harms the runner. */
+export const defaultMaxBodyBytes = 1024 * 1024
 
 function probesInOrder(): readonly Probe[] {
   return [...readProbes, rateLimitProbes.remaining, ...writeProbes, rateLimitProbes.exceed, rateLimitProbes.everyResponse]
@@ -73,7 +84,7 @@ function enabled(probe: Probe, options: Pick<VerifyOptions, 'writes' | 'limits'>
 }
 
 /** What a run with these options will cost, computed as `verify` computes it. Throws a `RangeError` on an unknown plan. */
-export function planVerification(options: Pick<VerifyOptions, 'plan' | 'writes' | 'limits'>): VerifyPlan {
+export function planVerification(options: Pick<VerifyOptions, 'plan' | 'writes' | 'limits' | 'maxTimeMs'>): VerifyPlan {
   const plan = resolvePlan(options.plan)
   const active = probesInOrder().filter((probe) => enabled(probe, options))
   const limitRequests = active.filter((probe) => probe.needs === 'limits').reduce((sum, probe) => sum + probe.budget(plan), 0)
@@ -82,6 +93,7 @@ export function planVerification(options: Pick<VerifyOptions, 'plan' | 'writes' 
     limitRequests,
     plan,
     checks: checkIds.length,
+    maxTimeMs: options.maxTimeMs ?? defaultMaxTimeMs,
   }
 }
 
@@ -96,6 +108,9 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   const target = new URL(options.baseUrl)
   if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new TypeError(`Not an http(s) URL: ${options.baseUrl}`)
   const cost = planVerification(options)
+  for (const [name, value] of Object.entries({ maxTimeMs: cost.maxTimeMs, maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes })) {
+    if (!(Number.isSafeInteger(value) && value > 0)) throw new RangeError(`${name} must be a whole number above 0, got ${value}`)
+  }
   const clock = options.clock ?? systemClock
   const sender = new RequestSender({
     baseUrl: options.baseUrl,
@@ -104,6 +119,9 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
     retries,
     timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
     maxWaitMs: options.maxWaitMs ?? defaultMaxWaitMs,
+    maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes,
+    deadline: clock.now() + cost.maxTimeMs,
+    maxTimeLabelMs: cost.maxTimeMs,
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),
     now: () => clock.now(),
     sleep: options.sleep ?? ((milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds))),
@@ -117,12 +135,16 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
     const advisory = 'advisory' in rest ? rest.advisory : undefined
     results.set(id, { id, title, section, ...(advisory === undefined ? {} : { advisory }), ...result })
   }
+  // The key never shows in a report, even when the target echoes it (in a body, a header): it reads as its fingerprint.
+  const scrub = createSecretScrubber([options.key])
   const failure = (error: Mismatch) => ({
     outcome: 'fail' as const,
-    reason: error.message,
-    expected: error.expected,
-    actual: error.actual,
-    ...(error.exchange === undefined ? {} : { request: describeRequest(error.exchange), response: describeResponse(error.exchange) }),
+    reason: scrub(error.message),
+    expected: scrub(error.expected),
+    actual: scrub(error.actual),
+    ...(error.exchange === undefined
+      ? {}
+      : { request: scrub(describeRequest(error.exchange)), response: scrub(describeResponse(error.exchange)) }),
   })
   const context: ProbeContext = {
     plan: cost.plan,
@@ -155,22 +177,36 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
     try {
       await probe.run(context)
     } catch (error) {
-      if (!(error instanceof NoAnswer || error instanceof BudgetSpent || error instanceof RetryAfterTooLong || error instanceof Mismatch)) {
+      if (
+        !(
+          error instanceof NoAnswer ||
+          error instanceof BudgetSpent ||
+          error instanceof RetryAfterTooLong ||
+          error instanceof RunOutOfTime ||
+          error instanceof Mismatch
+        )
+      ) {
         throw error
       }
       for (const id of probe.checks) {
         if (results.has(id)) continue
         // An answer a probe needed to go on (a pet to fetch) was not what the spec says: the checks left fail on it.
         if (error instanceof Mismatch) record(id, failure(error))
-        else if (error instanceof NoAnswer)
-          record(id, { outcome: 'fail', reason: error.message, expected: 'an answer', actual: error.message })
+        else if (error instanceof AnswerTooLarge) {
+          const expected = `a body of at most ${formatBytes(options.maxBodyBytes ?? defaultMaxBodyBytes)}`
+          record(id, { outcome: 'fail', reason: scrub(error.message), expected, actual: scrub(error.message) })
+        } else if (error instanceof NoAnswer)
+          record(id, { outcome: 'fail', reason: scrub(error.message), expected: 'an answer', actual: scrub(error.message) })
+        // A target that keeps the run past its time bound fails what it kept from being checked.
+        else if (error instanceof RunOutOfTime)
+          record(id, { outcome: 'fail', reason: error.message, expected: 'an answer within the run', actual: error.message })
         else record(id, { outcome: 'skip', reason: error.message })
       }
     }
     for (const id of probe.checks) if (!results.has(id)) context.skip(id, 'not reached: an earlier step of its probe failed')
   }
   const checks = checkIds.map((id) => results.get(id)!)
-  return summarise(options.baseUrl, checks, options.strict === true, sender.sent, cost.requests)
+  return summarise(redactUrl(options.baseUrl), checks, options.strict === true, sender.sent, cost.requests)
 }
 
 function resolvePlan(plan: Plan | string | undefined): Plan {

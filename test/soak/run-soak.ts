@@ -8,8 +8,9 @@
 // Target: every peak under 256 MiB. The state-failure pattern mounts a tmpfs, so it needs root. Not part of `npm test`; test/node-lifecycle.test.ts has a small slow-reader check.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs'
+import { createServer, type ServerResponse } from 'node:http'
 import { tmpdir } from 'node:os'
-import { connect, type Socket } from 'node:net'
+import { connect, type AddressInfo, type Socket } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -94,6 +95,8 @@ const get = (path: string, key?: string) =>
 
 interface PatternResult {
   readonly notes: string
+  /** The peak RSS (MiB) of the process the pattern measures itself, when it is not the simulator (`verify`). */
+  readonly peak?: number
 }
 
 interface Pattern {
@@ -126,6 +129,68 @@ async function legitimateLatency(port: number, until: number, deadline: () => nu
   times.sort((a, b) => a - b)
   const at = (share: number) => (times[Math.min(times.length - 1, Math.floor(times.length * share))] ?? Number.NaN).toFixed(1)
   return `legitimate GETs: ${times.length}, p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms, ${stalls} stalled or failed`
+}
+
+/** How a malicious `verify` target answers every request. */
+const hostileAnswers: Record<string, (response: ServerResponse) => void> = {
+  // 64 KiB chunks for as long as the client reads.
+  'endless body': (response) => {
+    response.writeHead(200, { 'content-type': 'application/json' })
+    const chunk = Buffer.alloc(64 * 1024, 'x')
+    const pump = () => {
+      while (!response.destroyed && response.write(chunk)) {}
+      if (!response.destroyed) response.once('drain', pump)
+    }
+    pump()
+  },
+  // A byte every 200 ms, never the end.
+  'slow drip': (response) => {
+    response.writeHead(200, { 'content-type': 'application/json' })
+    const timer = setInterval(() => response.write('['), 200)
+    response.once('close', () => clearInterval(timer))
+  },
+  // Busy, come back in 2 s, on every request: the run's time bound ends it.
+  '503 Retry-After loop': (response) => {
+    response.writeHead(503, { 'content-type': 'application/json', 'retry-after': '2' })
+    response.end('{"code":"busy","message":"busy","status":503}')
+  },
+  // Terminal escapes (clear, title, OSC 52 clipboard, colours, C1 CSI, bidi override) in an Error body (Node refuses them in headers).
+  'escape bytes': (response) => {
+    const escapes = '\u001b[2J\u001b]0;pwned\u0007\u001b]52;c;aGk=\u0007\u001b[32mOK\u009b31m\u202e'
+    response.writeHead(401, { 'content-type': 'application/json' })
+    response.end(`{"code":"${escapes}","message":"${escapes.repeat(50)}","status":401}`)
+  },
+}
+
+/** Runs `petstore-sim verify` against `baseUrl`; its peak RSS (VmHWM), time, exit code and raw ESC bytes printed. */
+async function runVerify(
+  baseUrl: string,
+  maxTime: string,
+): Promise<{ peak: number; seconds: number; code: number | null; escapes: number }> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PETSTORE_SIM_')))
+  const started = Date.now()
+  const child = spawn(process.execPath, [binPath, 'verify', baseUrl, '--key', 'soak-verify-key', '--max-time', maxTime], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
+  let peak = 0
+  const sampler = setInterval(() => {
+    try {
+      const kB = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1]
+      if (kB !== undefined) peak = Math.max(peak, Number(kB) / 1024)
+    } catch {
+      // Exited between two samples.
+    }
+  }, 100)
+  // A hard stop well past the bound, so that a runner that ignores it still ends the soak.
+  const killer = setTimeout(() => child.kill('SIGKILL'), 120_000)
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
+  clearInterval(sampler)
+  clearTimeout(killer)
+  return { peak, seconds: (Date.now() - started) / 1000, code, escapes: output.split('\u001b').length - 1 }
 }
 
 /** A --handlers module whose GET /endless streams 64 KiB chunks forever. */
@@ -598,6 +663,30 @@ const patterns: Pattern[] = [
   },
 ]
 
+patterns.push({
+  name: 'malicious-verify-target',
+  what: "`petstore-sim verify --max-time 20s` against targets sending an endless body, a slow drip, 503 + Retry-After on every answer, and escape bytes (the peak is verify's)",
+  async run() {
+    const notes: string[] = []
+    let peak = 0
+    for (const [name, answer] of Object.entries(hostileAnswers)) {
+      const server = createServer((request, response) => {
+        request.resume()
+        answer(response)
+      })
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+      const run = await runVerify(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, '20s')
+      server.closeAllConnections()
+      server.close()
+      peak = Math.max(peak, run.peak)
+      notes.push(
+        `${name}: verify peak ${run.peak.toFixed(0)} MiB, ${run.seconds.toFixed(1)} s, exit ${run.code}, ${run.escapes} raw ESC printed`,
+      )
+    }
+    return { notes: notes.join('; '), peak }
+  },
+})
+
 const chosen = process.argv.slice(2)
 const results: Array<{ name: string; baseline: number; peak: number; notes: string; seconds: number }> = []
 for (const pattern of patterns) {
@@ -614,9 +703,9 @@ for (const pattern of patterns) {
     sampledPeak = Math.max(sampledPeak, now)
     samples.push(Math.round(now))
   }, 500)
-  const { notes } = await pattern.run(simulator)
+  const { notes, peak: ownPeak } = await pattern.run(simulator)
   clearInterval(sampler)
-  const peak = Math.max(simulator.memory().peak, sampledPeak)
+  const peak = ownPeak ?? Math.max(simulator.memory().peak, sampledPeak)
   const seconds = (Date.now() - started) / 1000
   results.push({ name: pattern.name, baseline, peak, notes, seconds })
   process.stdout.write(`  peak RSS ${peak.toFixed(0)} MiB (at start ${baseline.toFixed(0)} MiB), ${seconds.toFixed(1)} s; ${notes}\n`)

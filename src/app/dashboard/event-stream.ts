@@ -1,6 +1,7 @@
 import { ApiError } from '../../core/pipeline/api-error.ts'
 import type { PlainResponse, StreamSink } from '../../core/pipeline/plain-http.ts'
 import type { RecordedRequest } from '../../core/simulator/request-journal.ts'
+import { createKeyScrubber } from '../../core/simulator/journal-redaction.ts'
 import { toSummary } from '../../core/simulator/journal-views.ts'
 import type { SimulatorCore } from '../../core/simulator/simulator-core.ts'
 import type { SimulatorEvent } from '../../core/simulator/simulator-events.ts'
@@ -57,6 +58,7 @@ export interface EventStreams {
  * `stallMs` it is dropped.
  */
 export function createEventStreams(simulator: SimulatorCore, options: EventStreamOptions = {}): EventStreams {
+  const scrub = createKeyScrubber(() => simulator.keys)
   const flushMs = options.flushMs ?? 100
   const heartbeatMs = options.heartbeatMs ?? 15_000
   const maxBatch = options.maxBatch ?? 200
@@ -96,7 +98,7 @@ export function createEventStreams(simulator: SimulatorCore, options: EventStrea
     if (fresh > 0) {
       const count = Math.min(fresh, maxBatch)
       const entries = []
-      for (let index = count; index > 0; index--) entries.push(toSummary(ring[(received - index) % maxBatch]!))
+      for (let index = count; index > 0; index--) entries.push(toSummary(ring[(received - index) % maxBatch]!, scrub))
       chunk += `event: requests\ndata: ${JSON.stringify({ requests: entries, skipped: fresh - count })}\n\n`
     }
     if (from.version !== version) chunk += `event: state\ndata: ${state()}\n\n`

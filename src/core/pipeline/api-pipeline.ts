@@ -12,6 +12,7 @@ import { createFaultRules, type FaultRules, type FiredFault } from '../faults/fa
 import { faultKinds, journalStatus } from '../faults/fault-kinds.ts'
 import { forcedResult, invalidPrefer, preferredStatus } from '../api/forced-responses.ts'
 import type { Latency, SimulatorState } from '../simulator/simulator-context.ts'
+import { createKeyScrubber } from '../simulator/journal-redaction.ts'
 
 /**
  * The API's request pipeline, on plain data: authentication, the rate
@@ -66,6 +67,13 @@ interface BodySink {
 export function createApiPipeline(state: SimulatorState, options: PipelineOptions = {}): ApiPipeline {
   const table = compileRouteTable(apiRoutes, state)
   const faults = createFaultRules(table, state.random.next, state.basePath, options.onFaultsChange)
+  // An Error body quotes what was sent (`petId must be an integer (got "…")`): never a key in force.
+  const scrub = createKeyScrubber(() => state.keyRing.keys)
+  const errorResult = (error: unknown): OperationResult => {
+    const apiError = ApiError.from(error)
+    const body = apiError.toBody()
+    return { status: apiError.status, body: { ...body, message: scrub(body.message) }, headers: apiError.headers }
+  }
   const delay = options.delay ?? wait
   const { latency, basePath } = state
 
@@ -266,11 +274,6 @@ function retryAfter(decision: RateLimitDecision, now: number): number {
 }
 
 /** Any error as the operation's result: the spec's Error body, the status and headers of its `ApiError`. */
-function errorResult(error: unknown): OperationResult {
-  const apiError = ApiError.from(error)
-  return { status: apiError.status, body: apiError.toBody(), headers: apiError.headers }
-}
-
 type Caller =
   | { readonly key: ApiKey; readonly bucket: string; readonly plan: Plan; readonly problem?: undefined }
   | { readonly key?: undefined; readonly bucket: string; readonly plan: Plan; readonly problem: ApiError }

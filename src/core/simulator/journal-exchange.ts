@@ -97,23 +97,29 @@ export function captureExchange(parts: ExchangeParts, cap: number): CapturedExch
 }
 
 /** The request as the journal shows it. */
-export function readRequest(method: string, target: string, exchange: CapturedExchange): JournalRequest {
+export function readRequest(
+  method: string,
+  target: string,
+  exchange: CapturedExchange,
+  scrub: (text: string) => string = (text) => text,
+): JournalRequest {
   const queryStart = target.indexOf('?')
-  const path = queryStart === -1 ? target : target.slice(0, queryStart)
+  const path = scrub(queryStart === -1 ? target : target.slice(0, queryStart))
   // Objects without a prototype: the names are the client's, and `constructor`, `toString` or `__proto__` are names
   // too (on a plain object the first read Object's own, journaled as `[null,"x"]`, and the last vanished).
   const query: Record<string, string | string[]> = Object.create(null)
   if (queryStart !== -1) {
     for (const [name, value] of new URLSearchParams(redactQuery(target.slice(queryStart + 1)))) {
       const previous = query[name]
-      query[name] = previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value]
+      const shown = scrub(value)
+      query[name] = previous === undefined ? shown : Array.isArray(previous) ? [...previous, shown] : [previous, shown]
     }
   }
   const headers: Record<string, string> = Object.create(null)
   const raw = exchange.rawHeaders ?? []
   for (let index = 0; index + 1 < raw.length; index += 2) {
     const name = raw[index]!.toLowerCase()
-    const value = redactHeader(name, raw[index + 1]!)
+    const value = scrub(redactHeader(name, raw[index + 1]!))
     headers[name] = headers[name] === undefined ? value : `${headers[name]}${name === 'cookie' ? '; ' : ', '}${value}`
   }
   const body = exchange.requestBody
@@ -122,17 +128,27 @@ export function readRequest(method: string, target: string, exchange: CapturedEx
     path,
     query,
     headers,
-    body: body === undefined || exchange.requestBodySize === 0 ? null : bodyView(body, exchange.requestBodySize),
+    body: body === undefined || exchange.requestBodySize === 0 ? null : scrubBody(bodyView(body, exchange.requestBodySize), scrub),
   }
 }
 
+/** A text body with the keys in force replaced by their labels; a base64 one is bytes, left as they are. */
+function scrubBody(body: JournalBody, scrub: (text: string) => string): JournalBody {
+  return body.encoding === 'utf8' ? { ...body, text: scrub(body.text) } : body
+}
+
 /** The response as the journal shows it; `method` says whether a body was sent (none for a HEAD). */
-export function readResponse(method: string, status: number, exchange: CapturedExchange): JournalResponse {
+export function readResponse(
+  method: string,
+  status: number,
+  exchange: CapturedExchange,
+  scrub: (text: string) => string = (text) => text,
+): JournalResponse {
   const headers: Record<string, string> = Object.create(null)
-  if (status !== 0) for (const [name, value] of Object.entries(exchange.responseHeaders)) headers[name.toLowerCase()] = value
+  if (status !== 0) for (const [name, value] of Object.entries(exchange.responseHeaders)) headers[name.toLowerCase()] = scrub(value)
   const body = exchange.responseBody
   const sent = status !== 0 && method !== 'HEAD' && body !== undefined && body.length > 0
-  return { status, headers, body: sent ? bodyView(body, exchange.responseBodySize) : null }
+  return { status, headers, body: sent ? scrubBody(bodyView(body, exchange.responseBodySize), scrub) : null }
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })

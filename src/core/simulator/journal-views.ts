@@ -1,25 +1,30 @@
 import type { CapturedExchange } from './journal-exchange.ts'
 import { readRequest, readResponse } from './journal-exchange.ts'
 import type { FilterableEntry } from './journal-filter.ts'
-import { keyName, redactHeader, redactQuery } from './journal-redaction.ts'
+import { keyName, redactHeader, redactUrl } from './journal-redaction.ts'
 import type { JournalEntry, JournalSummary, RecordedRequest } from './request-journal.ts'
 
 // The journal's views of a recorded request, built when it is read: the summary (the dashboard's rows, events),
-// the whole entry, what filters look at, and the one line a failed wait lists.
+// the whole entry, what filters look at, and the one line a failed wait lists. Each applies the one redaction
+// rule (journal-redaction.ts) and `scrub`, which replaces the keys in force by their labels wherever else a
+// client put one (a path, a body, a header not named like a credential).
+
+/** Replaces the keys in force by their labels (`createKeyScrubber`); the identity when there is none to hide. */
+export type Scrub = (text: string) => string
+const keepText: Scrub = (text) => text
 
 const unmatchedOperations = new Set(['routeNotFound', 'methodNotAllowed'])
 
 /** The summary of a recorded request: its times in ISO 8601, fields in the documented order, secrets redacted. */
-export function toSummary(recorded: RecordedRequest): JournalSummary {
+export function toSummary(recorded: RecordedRequest, scrub: Scrub = keepText): JournalSummary {
   const { sequence, atMs, wallMs, method, path, status, operation, caller, plan, durationMs, forced, fault } = recorded
   const name = keyName(caller)
-  const queryStart = path.indexOf('?')
   return {
     sequence,
     at: new Date(atMs).toISOString(),
     wallAt: new Date(wallMs).toISOString(),
     method,
-    path: queryStart === -1 ? path : `${path.slice(0, queryStart)}?${redactQuery(path.slice(queryStart + 1))}`,
+    path: scrub(redactUrl(path)),
     status,
     operation,
     caller,
@@ -33,12 +38,12 @@ export function toSummary(recorded: RecordedRequest): JournalSummary {
 }
 
 /** The journal's public form of a recorded request: the summary and the whole exchange. */
-export function toEntry(recorded: RecordedRequest): JournalEntry {
+export function toEntry(recorded: RecordedRequest, scrub: Scrub = keepText): JournalEntry {
   const exchange = recorded.exchange ?? emptyExchange
   return {
-    ...toSummary(recorded),
-    request: readRequest(recorded.method, recorded.path, exchange),
-    response: readResponse(recorded.method, recorded.status, exchange),
+    ...toSummary(recorded, scrub),
+    request: readRequest(recorded.method, recorded.path, exchange, scrub),
+    response: readResponse(recorded.method, recorded.status, exchange, scrub),
   }
 }
 
@@ -74,8 +79,6 @@ export function filterable(recorded: RecordedRequest): FilterableEntry {
   }
 }
 
-export function summaryLine(entry: FilterableEntry): string {
-  const queryStart = entry.path.indexOf('?')
-  const path = queryStart === -1 ? entry.path : `${entry.path.slice(0, queryStart)}?${redactQuery(entry.path.slice(queryStart + 1))}`
-  return `#${entry.sequence} ${entry.method} ${path} -> ${entry.status} ${entry.operation} ${entry.caller}`
+export function summaryLine(entry: FilterableEntry, scrub: Scrub = keepText): string {
+  return `#${entry.sequence} ${entry.method} ${scrub(redactUrl(entry.path))} -> ${entry.status} ${entry.operation} ${entry.caller}`
 }

@@ -1,4 +1,5 @@
 import type { CompiledFilter, FilterableEntry, JournalFilter } from './journal-filter.ts'
+import { secretLabel } from './journal-redaction.ts'
 
 /** How many near misses a failed wait lists. */
 const nearestCount = 3
@@ -23,8 +24,13 @@ export function nearestEntries(
   entries: readonly FilterableEntry[],
   describeEntry: (entry: FilterableEntry) => string,
 ): string {
+  // The key as the journal names it (a demo key's name, otherwise its fingerprint): the message is logged and shown.
   const wanted = JSON.stringify(
-    Object.fromEntries(Object.entries(filter).filter(([name, value]) => value !== undefined && name !== 'limit')),
+    Object.fromEntries(
+      Object.entries(filter)
+        .filter(([name, value]) => value !== undefined && name !== 'limit')
+        .map(([name, value]) => [name, name === 'key' && typeof value === 'string' ? shownKey(value) : value]),
+    ),
   )
   const head = `No request matched ${wanted} within ${timeoutMs} ms.`
   // `since` and `until` are a window, not a likeness: entries outside it are not near misses.
@@ -40,4 +46,8 @@ export function nearestEntries(
     .slice(0, nearestCount)
     .map(({ entry, missed }) => `  ${describeEntry(entry)}${missed.length === 0 ? '' : ` (differs in ${missed.join(', ')})`}`)
   return `${head} Nearest of ${candidates.length}:\n${lines.join('\n')}`
+}
+
+function shownKey(key: string): string {
+  return key === 'anonymous' || key.startsWith('key#') ? key : secretLabel(key)
 }

@@ -11,7 +11,7 @@ import {
 } from './journal-exchange.ts'
 import { compileFilter, matches, type CompiledFilter, type JournalFilter } from './journal-filter.ts'
 import { toHar, type Har } from './journal-har.ts'
-import { filterable, summaryLine, toEntry, toSummary } from './journal-views.ts'
+import { filterable, summaryLine, toEntry as entryView, toSummary as summaryView } from './journal-views.ts'
 import { nearestEntries } from './journal-wait.ts'
 
 /** One request the simulator answered without its exchange: what the dashboard's table and the logs show. */
@@ -197,6 +197,8 @@ export interface RequestJournalOptions {
   origin?: string
   /** The API's base path (`/v1`, `''` at the root): a `path` filter outside it is refused. Default `defaults.basePath`. */
   basePath?: string
+  /** Replaces secrets in what the views show (the simulator's: its keys by their labels). Default: none. */
+  scrub?: (text: string) => string
 }
 
 export function createRequestJournal(options: RequestJournalOptions = {}): RequestJournal {
@@ -207,6 +209,9 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
     if (!(Number.isSafeInteger(value) && value >= 0)) throw new RangeError(`The journal's ${name} must be a whole number of 0 or more`)
   }
   const { onRecord, coverage } = options
+  const scrub = options.scrub ?? ((text: string) => text)
+  const toEntry = (recorded: RecordedRequest) => entryView(recorded, scrub)
+  const toSummary = (recorded: RecordedRequest) => summaryView(recorded, scrub)
   const wallClock = options.wallClock ?? systemClock
   const basePath = options.basePath ?? defaults.basePath
   /** Oldest first from `head`; the slots before it are spent, dropped in one go when they are half the array. */
@@ -329,7 +334,7 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
         }
         const timer = setTimeout(() => {
           stop()
-          reject(new Error(nearestEntries(filter, timeoutMs, tests, held().map(filterable), summaryLine)))
+          reject(new Error(scrub(nearestEntries(filter, timeoutMs, tests, held().map(filterable), (entry) => summaryLine(entry, scrub)))))
         }, timeoutMs)
         waiters.add(waiter)
         signal?.addEventListener('abort', abandon, { once: true })

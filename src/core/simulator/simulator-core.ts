@@ -10,6 +10,7 @@ import { createPetStore } from '../catalogue/pet-store.ts'
 import { createRateLimiter } from '../access/rate-limiter.ts'
 import { createOriginPolicy } from '../access/origin-policy.ts'
 import { createRequestJournal } from './request-journal.ts'
+import { createKeyScrubber } from './journal-redaction.ts'
 import { apiRoutes } from '../api/api-routes.ts'
 import { createCoverageTally } from './contract-coverage.ts'
 import type { PetStatus } from '../api/pet-types.ts'
@@ -67,6 +68,7 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     coverage,
     origin,
     basePath,
+    scrub: createKeyScrubber(() => ring.keys),
   })
   validateLatency(options.latency)
   const bodyLimit = options.bodyLimit ?? defaults.bodyLimit
