@@ -42,6 +42,8 @@ export interface StateParts extends StateConfig {
   readonly basePath: string
   readonly petJson: JsonCache
   readonly random: RandomSource
+  /** How many pets may be created until a reset (`maxPets`): a restored `nextId` must leave them room. */
+  readonly maxCreatedPets: number
   /** Puts a key ring in force. */
   useKeyRing(ring: KeyRing): void
   /** Runs a change with the parts' own events held back, then publishes one `reset`. */
@@ -187,9 +189,17 @@ export function createStateControl(parts: StateParts): StateControl {
       })
     },
     restore(data) {
-      const parsed = parseSnapshot(data)
+      const parsed = parseSnapshot(data, { maxCreatedPets: parts.maxCreatedPets })
       const target = parsed.scenario === active?.name ? current() : prepare(parsed.scenario)
-      // All or nothing: a snapshot that fails half-way (a bad fault rule, a clock out of range) puts the state back as it was.
+      // Everything checked before anything changes: a bad fault rule or a clock out of range, found half-way, emptied
+      // the journal although the state was put back. The rules on rules of their own, the clock's setting against now.
+      try {
+        createFaultRules(parts.table, () => 0, parts.basePath).load(parsed.faults.rules, parsed.faults.nextId)
+        clock.checkSetting(parsed.clock)
+      } catch (error) {
+        throw error instanceof RangeError ? new RangeError(`Invalid snapshot: ${error.message}`) : error
+      }
+      // All or nothing still, should anything else fail half-way: the state is put back as it was.
       const previous = { scenario: current(), snapshot: snapshot() }
       parts.quietly(() => {
         try {
