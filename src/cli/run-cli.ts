@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { CommanderError } from 'commander'
@@ -7,6 +7,7 @@ import { defaults } from '../core/simulator/defaults.ts'
 import type { FaultRuleInput } from '../core/faults/fault-rules.ts'
 import { parseFaultText } from '../core/faults/fault-text.ts'
 import { demoKeySpec, type ReconfigurableOptions } from '../core/simulator/simulator-core.ts'
+import { readInputFile, unreadableReason } from '../node/input-file.ts'
 import { createNodeApp } from '../node/node-app.ts'
 import { createRequestLogger } from '../node/request-log.ts'
 import { startServer, type RunningServer, type StartServerOptions } from '../node/server.ts'
@@ -221,9 +222,10 @@ function readKeys(options: CliOptions, config: ConfigData): Record<string, strin
 function readJsonFile(path: string, flag: string): unknown {
   let text: string
   try {
-    text = readFileSync(path, 'utf8')
+    // Regular files within the cap only: /dev/zero or a FIFO as --keys read without end, or hung start-up.
+    text = readInputFile(path, defaults.maxInputFileBytes)
   } catch (error) {
-    throw new UsageError(`${flag}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
+    throw new UsageError(`${flag}: cannot read ${path} (${unreadableReason(error)})`)
   }
   try {
     return JSON.parse(text)

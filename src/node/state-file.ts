@@ -1,9 +1,10 @@
-import { closeSync, fsyncSync, openSync, readFileSync } from 'node:fs'
+import { closeSync, fsyncSync, openSync } from 'node:fs'
 import { open, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
 import type { StateSnapshot } from '../core/simulator/state-snapshot.ts'
 import { defaults } from '../core/simulator/defaults.ts'
+import { readInputFile, unreadableReason } from './input-file.ts'
 
 /** Where a simulator's state lives between runs (`--state`, `startServer({ state })`). */
 export interface StateFileOptions {
@@ -105,10 +106,11 @@ export function openStateFile(simulator: SimulatorCore, options: StateFileOption
 function load(simulator: SimulatorCore, path: string): boolean {
   let text: string
   try {
-    text = readFileSync(path, 'utf8')
+    // A regular file within the cap only: a FIFO hung start-up, /dev/zero read until memory ran out.
+    text = readInputFile(path, defaults.maxStateFileBytes)
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false
-    throw new StateFileError(`--state: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
+    throw new StateFileError(`--state: cannot read ${path} (${unreadableReason(error)})`)
   }
   let data: unknown
   try {
