@@ -8,6 +8,7 @@ import type { FaultRuleInput } from '../core/faults/fault-rules.ts'
 import { parseFaultText } from '../core/faults/fault-text.ts'
 import { demoKeySpec, type ReconfigurableOptions } from '../core/simulator/simulator-core.ts'
 import { readInputFile, unreadableReason } from '../node/input-file.ts'
+import { anyHost, isLoopbackBindAddress } from '../core/access/host-policy.ts'
 import { createNodeApp } from '../node/node-app.ts'
 import { createRequestLogger } from '../node/request-log.ts'
 import { startServer, type RunningServer, type StartServerOptions } from '../node/server.ts'
@@ -121,7 +122,15 @@ async function toServerOptions(options: CliOptions, config: ConfigData, output: 
     prefer: options.prefer,
     corsOrigins: options.corsOrigin,
     maxPets: options.maxPets,
+    // Bound to loopback, the Host of every request is checked (DNS rebinding); bound to the network, clients use
+    // whatever name reaches the machine, and the control plane alone keeps its own check.
+    allowedHosts: isLoopbackBindAddress(options.host) ? options.allowedHost : undefined,
   })
+  if (options.allowedHost.includes(anyHost)) {
+    process.stderr.write(
+      "petstore-sim: warning: --allowed-host '*' accepts every Host name: a web page can reach this simulator by DNS rebinding\n",
+    )
+  }
   if (options.headersTimeout > options.requestTimeout) {
     throw new UsageError(
       `--headers-timeout (${options.headersTimeout} ms) must not be longer than --request-timeout (${options.requestTimeout} ms)`,
