@@ -275,10 +275,12 @@ describe('slow clients', () => {
     const [lying, dribbled] = await Promise.all([
       rawExchange(
         port,
-        'POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer demo-pro-key\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+        'POST /v1/pets HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer demo-pro-key\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
         3000,
       ).then((reply) => [reply, performance.now() - started] as const),
-      rawExchange(port, 'GET /v1/pets HTTP/1.1\r\nHost: x\r\n', 3000).then((reply) => [reply, performance.now() - started] as const),
+      rawExchange(port, 'GET /v1/pets HTTP/1.1\r\nHost: localhost\r\n', 3000).then(
+        (reply) => [reply, performance.now() - started] as const,
+      ),
     ])
     expect(statusAndCode(lying[0])).toEqual({ status: 408, code: 'request_timeout' })
     expect(lying[1]).toBeGreaterThanOrEqual(650)

@@ -226,7 +226,14 @@ describe('pages of other origins (the default: pages of this machine only)', () 
     const created = await call(app, foreign, { method: 'POST', body: '{"name":"Spam","categoryId":1}' }, '/v1/pets')
     expect(created.status).toBe(403)
     expect(app.simulator.store.size).toBe(3)
-    expect(app.simulator.journal.entries()).toEqual([])
+    // Journaled as refused (issue 26), under the key they sent, and counted nowhere.
+    const journaled = app.simulator.journal.entries()
+    expect(journaled.map(({ method, status, operation, plan }) => ({ method, status, operation, plan }))).toEqual([
+      { method: 'GET', status: 403, operation: 'listPets', plan: 'pro' },
+      { method: 'OPTIONS', status: 403, operation: 'methodNotAllowed', plan: 'pro' },
+      { method: 'POST', status: 403, operation: 'createPet', plan: 'pro' },
+    ])
+    expect(JSON.parse(journaled[0]!.response.body!.text)).toMatchObject({ code: 'origin_not_allowed', status: 403 })
     expect(app.simulator.state().keys.find((key) => key.plan === 'pro')?.minute).toMatchObject({ used: 0 })
   })
 

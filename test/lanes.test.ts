@@ -169,6 +169,14 @@ export const handlers = [
     })
     expect(created.status).toBe(201)
     expect(await created.json()).toMatchObject({ name: 'Passed on', categoryId: 1 })
+
+    // DNS rebinding reaches no handler: a foreign Host is refused before them (issue 26).
+    const port = Number(new URL(cli.origin).port)
+    const rebound = await rawExchange(
+      port,
+      'GET /v1/pets/3/toys HTTP/1.1\r\nHost: rebound.example\r\nAuthorization: Bearer demo-pro-key\r\nConnection: close\r\n\r\n',
+    )
+    expect(statusAndCode(rebound)).toEqual({ status: 403, code: 'host_not_allowed' })
   })
 
   it('refuses a module that does not export handlers, with exit code 2', async () => {

@@ -124,8 +124,8 @@ describe('openStateFile', () => {
     for (const [path, problem] of [
       [join(directory, 'no-such-folder', 'x.json'), /the folder .*no-such-folder does not exist/],
       [join(aFile, 'x.json'), /plain-file is not a folder/],
-      [aFolder, /is not a regular file/],
-      ['/dev/null', /is not a regular file/],
+      [aFolder, /not a regular file \(a directory\)/],
+      ['/dev/null', /not a regular file \(a device\)/],
     ] as const) {
       expect(() => openStateFile(createSimulatorCore(), { path, intervalMs: 0 }), path).toThrow(StateFileError)
       expect(() => openStateFile(createSimulatorCore(), { path, intervalMs: 0 }), path).toThrow(problem)

@@ -181,3 +181,97 @@ describe('the control plane and the body, with handlers in front', () => {
     expect(seen).toEqual(['{"name":"Rex","categoryId":2}'])
   })
 })
+
+/** A promise and its resolve (Promise.withResolvers, which the TypeScript lib of this project does not have yet). */
+function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve!: (value: T) => void
+  const promise = new Promise<T>((settle) => {
+    resolve = settle
+  })
+  return { promise, resolve }
+}
+
+describe("a handler's stream, written as the handler writes it (issue 26)", () => {
+  /** A handler body that sends one chunk, then the next only once `go` is called: it ends only if the first reached the client. */
+  function stepwise(chunks: readonly string[]) {
+    const steps = chunks.map(() => deferred<void>())
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        for (const [index, chunk] of chunks.entries()) {
+          if (index > 0) await steps[index - 1]!.promise
+          controller.enqueue(new TextEncoder().encode(chunk))
+        }
+        controller.close()
+      },
+    })
+    return { body, go: (index: number) => steps[index]!.resolve() }
+  }
+
+  for (const [name, contentType, chunks] of [
+    ['a plain stream (msw streaming example)', 'text/plain', ['Brand', 'New', 'World']],
+    ['server-sent events', 'text/event-stream', ['data: one\n\n', 'data: two\n\n']],
+    ['NDJSON', 'application/x-ndjson', ['{"n":1}\n', '{"n":2}\n']],
+  ] as const) {
+    it(`reaches the client chunk by chunk: ${name}`, async () => {
+      let step: ReturnType<typeof stepwise> | undefined
+      const server = await serve([
+        http.get('*/stream', () => {
+          step = stepwise(chunks)
+          return new HttpResponse(step.body, { headers: { 'Content-Type': contentType } })
+        }),
+      ])
+      const response = await fetch(`${server.url}/stream`, { signal: AbortSignal.timeout(3000) })
+      expect(response.status).toBe(200)
+      expect(response.headers.get('content-type')).toBe(contentType)
+      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
+      const received: string[] = []
+      for (let index = 0; index < chunks.length; index++) {
+        // Each chunk must arrive before the handler writes the next: held back, this read times out.
+        let text = ''
+        while (text.length < chunks[index]!.length) text += (await reader.read()).value ?? ''
+        received.push(text)
+        step!.go(index)
+      }
+      expect(received).toEqual(chunks)
+      expect((await reader.read()).done).toBe(true)
+    })
+  }
+
+  it('ignores a late enqueue from a timer after the client left, and keeps serving', async () => {
+    const late = deferred<string>()
+    let sendLate: (() => void) | undefined
+    const server = await serve([
+      http.get('*/ticker', () => {
+        const body = new ReadableStream<Uint8Array>({
+          // No cancel hook: the handler does not know its client left.
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('tick\n'))
+            sendLate = () => {
+              try {
+                controller.enqueue(new TextEncoder().encode('late tick\n'))
+                controller.close()
+                late.resolve('enqueued')
+              } catch (error) {
+                // The simulator cancelled the stream: in a handler's timer this throw ended the process (exit 1).
+                late.resolve(`threw ${(error as Error).message}`)
+              }
+            }
+          },
+        })
+        return new HttpResponse(body, { headers: { 'Content-Type': 'text/event-stream' } })
+      }),
+      http.get('*/after', () => HttpResponse.text('still here')),
+    ])
+    const controller = new AbortController()
+    const response = await fetch(`${server.url}/ticker`, { signal: AbortSignal.any([controller.signal, AbortSignal.timeout(3000)]) })
+    const reader = response.body!.getReader()
+    expect((await reader.read()).value!.byteLength).toBeGreaterThan(0)
+    controller.abort()
+    // The server sees the client go; then the handler's timer fires.
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    sendLate!()
+    expect(await late.promise).toBe('enqueued')
+    const after = await fetch(`${server.url}/after`, { signal: AbortSignal.timeout(3000) })
+    expect(await after.text()).toBe('still here')
+  })
+})

@@ -1,10 +1,10 @@
 import { ApiError } from '../core/pipeline/api-error.ts'
-import { originNotAllowed } from '../core/access/origin-policy.ts'
 import { hasDotSegment } from '../core/pipeline/path-normalisation.ts'
 import { errorResponse, isPromiseLike, type PlainRequest, type PlainResponse, type TransportFacts } from '../core/pipeline/plain-http.ts'
 import { createSimulatorCore, type SimulatorCore, type SimulatorOptions } from '../core/simulator/simulator-core.ts'
 import { createControlPlane, controlPath, type ControlOptions, type ControlPlane } from './control-plane.ts'
-import { applyCors, preflightResponse } from './cors.ts'
+import { createBrowserAccess, journalRefusal } from './browser-access.ts'
+import { applyCors, preflightResponse, withoutCorsGrant } from './cors.ts'
 import { toFetchResponse, toPlainRequest } from './fetch-lane.ts'
 import { createOpenApiRoute, documentApiUrl, type OpenApiDocumentSource } from './openapi-route.ts'
 
@@ -13,6 +13,14 @@ export interface AppOptions extends SimulatorOptions {
   simulator?: SimulatorCore
   /** The `/__sim` control endpoints: on (default, loopback clients only), off, or with their options (an admin token, allowed host names). */
   control?: boolean | ControlOptions
+  /**
+   * Checks `Host` on every request to the API and the OpenAPI document: loopback names (`localhost`, `*.localhost`,
+   * `127.x.y.z`, `[::1]`) and these names (each exact, or `.example.test` for a domain and its subdomains; `*`: any),
+   * else 403 `host_not_allowed` (DNS rebinding). Undefined (the default): no check, as the app cannot know where it is
+   * served; the CLI passes `--allowed-host` when it is bound to loopback. The control plane checks its own
+   * (`control.allowedHosts`).
+   */
+  allowedHosts?: readonly string[] | undefined
   /** Serves `GET /openapi.json`, `/openapi.yaml` and their 3.0 forms from this source (the Node server passes `fixtures/openapi.yaml`). */
   openApiDocument?: () => OpenApiDocumentSource | Promise<OpenApiDocumentSource>
 }
@@ -46,12 +54,13 @@ export interface App {
   /** The methods a CORS preflight allows: every method of a route, and OPTIONS. */
   readonly allowedMethods: string
   /**
-   * The control plane's refusal of a Fetch request under `/__sim` (a foreign
-   * `Origin` or `Host`, a client off loopback, no admin token), or undefined
-   * when it admits it or the path is not the control plane's. The msw lane
-   * asks before the user's handlers, so the guard applies whatever answers.
+   * The refusal the app would answer a Fetch request with before serving it, or undefined when it admits it: under
+   * `/__sim` the control plane's guard (a foreign `Origin` or `Host`, a client off loopback, no admin token), elsewhere
+   * a `Host` that is not allowed (journaled, as the app journals it). The msw lane asks before the user's handlers, so
+   * these rules apply whatever answers; which pages may call is the user's handlers' own choice (they answer any
+   * origin, as before), and the app's again for what they leave to the simulator.
    */
-  controlRefusal(request: Request, transport?: TransportFacts): Promise<Response> | undefined
+  refusal(request: Request, transport?: TransportFacts): Promise<Response> | undefined
   /** Ends the dashboard's open event streams (`GET /__sim/events`): a server calls it when it starts to drain. */
   closeStreams(): void
 }
@@ -84,6 +93,17 @@ export function createAppWith(
   const allowedMethods = [...new Set([...pipeline.table.methods, ...(control?.methods ?? []), 'OPTIONS'])].join(', ')
   const underApi = (path: string) => basePath === '' || path === basePath || path.startsWith(`${basePath}/`)
   const underControl = (path: string) => control !== undefined && (path === controlPath || path.startsWith(`${controlPath}/`))
+  const browserAccess = createBrowserAccess(simulator, options.allowedHosts)
+
+  /** A request refused before anything else, as answered: without a CORS grant, and journaled when it is the API's. */
+  function refused(request: PlainRequest, hostOnly = false): PlainResponse | undefined {
+    if (underControl(request.path)) return undefined
+    const refusal = browserAccess.refusal(request, hostOnly)
+    if (refusal === undefined) return undefined
+    const response = errorResponse(refusal)
+    if (request.path.startsWith('/') && underApi(request.path) && !openApi?.owns(request.path)) journalRefusal(simulator, request, response)
+    return response
+  }
 
   /**
    * What a preflight offers: the methods the path itself serves, from the route table (a preflight of /v1/pets/1
@@ -114,12 +134,10 @@ export function createAppWith(
   }
 
   function respond(request: PlainRequest): PlainResponse | Promise<PlainResponse> {
-    // A page whose origin is not allowed is refused before anything else, preflights included, and without a CORS
-    // grant: its requests are neither counted nor served (the control plane has stricter rules of its own).
-    const origin = request.header('origin')
-    if (origin !== undefined && request.transport.local !== true && !simulator.origins.allows(origin) && !underControl(request.path)) {
-      return errorResponse(originNotAllowed(origin))
-    }
+    // A foreign Host, or a page whose origin is not allowed, is refused before anything else, preflights included, and
+    // without a CORS grant: its requests are neither counted nor served (the control plane has stricter rules of its own).
+    const refusal = refused(request)
+    if (refusal !== undefined) return refusal
     let response: PlainResponse | Promise<PlainResponse>
     try {
       response = route(request)
@@ -142,9 +160,12 @@ export function createAppWith(
     respond,
     allowedMethods,
     closeStreams: () => control?.closeStreams(),
-    controlRefusal(request, transport = {}) {
+    refusal(request, transport = {}) {
       const plain = toPlainRequest(request, simulator.bodyLimit, transport)
-      if (!underControl(plain.path)) return undefined
+      if (!underControl(plain.path)) {
+        const answer = refused(plain, true)
+        return answer === undefined ? undefined : Promise.resolve(withoutCorsGrant(toFetchResponse(answer, request.method) as Response))
+      }
       try {
         control!.check(plain)
         return undefined

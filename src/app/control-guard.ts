@@ -3,6 +3,7 @@ import { constantTimeEqual } from '../core/access/api-keys.ts'
 import { maxAuthorizationLength, readBearerToken } from '../core/access/bearer-token.ts'
 import type { PlainRequest } from '../core/pipeline/plain-http.ts'
 import { isJsonContentType } from '../core/api/request-parsing.ts'
+import type { HostPolicy } from '../core/access/host-policy.ts'
 import type { ControlOptions } from './control-plane.ts'
 
 /**
@@ -25,7 +26,7 @@ import type { ControlOptions } from './control-plane.ts'
  * same static document the package ships, with no data in it. Every request
  * it then makes for data or to change anything needs the token.
  */
-export function guard(request: PlainRequest, options: ControlOptions, shell: boolean): void {
+export function guard(request: PlainRequest, options: ControlOptions, shell: boolean, hosts: HostPolicy): void {
   const origin = request.header('origin')
   if (origin !== undefined && !isSameOrigin(origin, request.authority)) {
     throw new ApiError('foreign_origin', `Control endpoints do not serve pages on other origins (Origin ${origin})`)
@@ -47,8 +48,8 @@ export function guard(request: PlainRequest, options: ControlOptions, shell: boo
     if (!isLoopbackAddress(request.transport.clientAddress)) {
       throw new ApiError('control_forbidden', 'Control endpoints serve loopback clients only, unless an admin token is configured')
     }
-    const host = hostName(request.authority)
-    if (host === undefined || !(isLoopbackHostName(host) || options.allowedHosts?.includes(host) === true)) {
+    // A request without Host is refused here (the API lets it through: no browser sends one).
+    if (request.authority === undefined || !hosts.allows(request.authority)) {
       throw new ApiError(
         'control_forbidden',
         `Control endpoints answer loopback host names only (got Host ${request.authority ?? 'none'}); allow others by name, or configure an admin token`,
@@ -77,18 +78,6 @@ function isSameOrigin(origin: string, authority: string | undefined): boolean {
 export function isLoopbackAddress(address: string | undefined): boolean {
   if (address === undefined) return false
   return address === '::1' || /^(?:::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/i.test(address)
-}
-
-/** `localhost` and its subdomains (RFC 6761), 127.x.y.z, and [::1]. */
-function isLoopbackHostName(host: string): boolean {
-  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
-}
-
-/** The host name of a `Host` value, lower case, without its port. */
-function hostName(authority: string | undefined): string | undefined {
-  if (authority === undefined) return undefined
-  const match = /^(\[[\da-fA-F:.]+\]|[^:]+)(?::\d+)?$/.exec(authority.trim())
-  return match?.[1]?.toLowerCase()
 }
 
 /**

@@ -10,6 +10,7 @@ import { dashboardResponse } from './dashboard/dashboard-page.ts'
 import { createEventStreams, type EventStreamOptions } from './dashboard/event-stream.ts'
 import { createStateRoutes } from './state-routes.ts'
 import { adminTokenProblem, guard } from './control-guard.ts'
+import { createHostPolicy } from '../core/access/host-policy.ts'
 
 /** The path under which the control endpoints live, outside the API prefix. */
 export const controlPath = '/__sim'
@@ -21,7 +22,10 @@ export interface ControlOptions {
    * host name, are served.
    */
   readonly adminToken?: string | undefined
-  /** Host names (no port) accepted in `Host` besides the loopback ones, when there is no admin token. */
+  /**
+   * Host names (no port) accepted in `Host` besides the loopback ones, when there is no admin token: each exact, or
+   * `.example.test` for that domain and its subdomains; `*` for any (see `HostPolicy`).
+   */
   readonly allowedHosts?: readonly string[] | undefined
   /** How the dashboard's event streams (`GET /__sim/events`) batch and keep alive; the defaults suit a browser. */
   readonly events?: EventStreamOptions | undefined
@@ -74,6 +78,7 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
     return { now: new Date(epochMs).toISOString(), epochMs, frozen: simulator.clock.frozen }
   }
   const streams = createEventStreams(simulator, options.events)
+  const hosts = createHostPolicy(options.allowedHosts)
   const routes: ControlRoute[] = [
     { method: 'GET', path: '/', name: 'dashboard', resolve: () => dashboardResponse() },
     { method: 'GET', path: '/state', name: 'state', resolve: () => jsonResponse(simulator.state(), 200) },
@@ -164,11 +169,11 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
     methods: [...new Set(routes.map((route) => route.method))],
     routes: routes.map(({ method, path, name }) => ({ method, path, name })),
     closeStreams: () => streams.closeAll(),
-    check: (request) => guard(request, options, request.method === 'GET' && (request.path.slice(controlPath.length) || '/') === '/'),
+    check: (request) => guard(request, options, request.method === 'GET' && (request.path.slice(controlPath.length) || '/') === '/', hosts),
     respond(request) {
       // `/__sim` is the dashboard too, as `/__sim/` (its links are absolute).
       const path = request.path.slice(controlPath.length) || '/'
-      guard(request, options, request.method === 'GET' && path === '/')
+      guard(request, options, request.method === 'GET' && path === '/', hosts)
       let id: string | undefined
       const samePath = routes.filter((route) => {
         if (route.path === path) return true

@@ -103,6 +103,18 @@ export function toFetchResponse(response: PlainResponse, method?: string, signal
  * stream is opened when the consumer starts reading, told when it cancels or
  * the request's signal aborts, and `hasRoom` follows the queue's desired size.
  */
+/**
+ * The bodies of the simulator's own streamed answers (the dashboard's event stream): cancelling them is safe (their
+ * writes check that they are still wanted), and frees what they hold (an event-stream slot) at once. A user handler's
+ * body may not be cancelled safely: see `abandon` in `node/fetch-bridge.ts`. Weakly held: forgotten with the body.
+ */
+const cancellableBodies = new WeakSet<ReadableStream>()
+
+/** Whether a body is one of the simulator's own streams, which may be cancelled as soon as its client leaves. */
+export function cancelsSafely(body: ReadableStream): boolean {
+  return cancellableBodies.has(body)
+}
+
 function streamedResponse(response: PlainResponse, stream: ResponseStream, signal: AbortSignal | undefined): Response {
   let close: (() => void) | undefined
   let done = false
@@ -140,6 +152,7 @@ function streamedResponse(response: PlainResponse, stream: ResponseStream, signa
     // Chunks are counted, not bytes: a few batches may wait for a reader that is a little behind.
     { highWaterMark: 16 },
   )
+  cancellableBodies.add(body)
   return new Response(body, { status: response.status, headers: response.headers })
 }
 

@@ -152,7 +152,7 @@ export function createProgram(): Command {
     .addOption(
       option(
         '--allowed-host <name>',
-        'a host name the control endpoints accept in Host besides loopback names, without --admin-token; repeatable',
+        'a host name accepted in Host besides loopback names (.example.test: a domain and its subdomains; * for any); repeatable',
         'ALLOWED_HOST',
       )
         .argParser((value: string, previous: string[]) => [

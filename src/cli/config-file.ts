@@ -1,7 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import type { Command, Option } from 'commander'
+import { defaults } from '../core/simulator/defaults.ts'
 import { scenarioTable, type ScenarioDefinition } from '../core/simulator/scenarios.ts'
+import { readInputFile, unreadableReason } from '../node/input-file.ts'
 
 /** The file read from the working directory when there is no `--config`. */
 export const defaultConfigFile = 'petstore-sim.config.json'
@@ -45,9 +47,9 @@ export function applyConfigFile(program: Command, configFlag: string | undefined
   }
   let text = ''
   try {
-    text = readFileSync(fullPath, 'utf8')
+    text = readInputFile(fullPath, defaults.maxInputFileBytes)
   } catch (error) {
-    fail(`cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
+    fail(`cannot read it (${unreadableReason(error)})`)
   }
   let data: unknown
   try {
@@ -78,18 +80,20 @@ export function applyConfigFile(program: Command, configFlag: string | undefined
     }
     const option = options.get(key)!
     const source = program.getOptionValueSource(key)
-    // A flag or an environment variable said otherwise: it wins.
-    if (source === 'cli' || source === 'env') continue
+    // A flag or an environment variable said otherwise: it wins, but a bad value in the file is reported all the
+    // same (it was silently ignored, and broke the next run without the flag).
+    const overridden = source === 'cli' || source === 'env'
     if ((inlineDataKeys as readonly string[]).includes(key) && typeof value === 'object' && value !== null) {
-      inline[key as InlineDataKey] = value
+      if (!overridden) inline[key as InlineDataKey] = value
       continue
     }
     let parsed: unknown
     try {
-      parsed = readValue(option, value, program.getOptionValue(key))
+      parsed = readValue(option, value, overridden ? option.defaultValue : program.getOptionValue(key))
     } catch (error) {
       fail(`${key}: ${(error as Error).message.replace(/^error: /, '')}`)
     }
+    if (overridden) continue
     program.setOptionValueWithSource(key, pathKeys.has(key) ? resolve(dirname(fullPath), parsed as string) : parsed, 'config')
   }
   return { path, inline, scenarios }

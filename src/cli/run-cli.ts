@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { CommanderError } from 'commander'
@@ -8,6 +8,8 @@ import type { FaultRuleInput } from '../core/faults/fault-rules.ts'
 import { parseFaultText } from '../core/faults/fault-text.ts'
 import { demoKeySpec, type ReconfigurableOptions } from '../core/simulator/simulator-core.ts'
 import { adminTokenProblem } from '../app/control-guard.ts'
+import { readInputFile, unreadableReason } from '../node/input-file.ts'
+import { anyHost, isLoopbackBindAddress } from '../core/access/host-policy.ts'
 import { createNodeApp } from '../node/node-app.ts'
 import { createRequestLogger } from '../node/request-log.ts'
 import { startServer, type RunningServer, type StartServerOptions } from '../node/server.ts'
@@ -150,7 +152,15 @@ async function toServerOptions(
     prefer: options.prefer,
     corsOrigins: options.corsOrigin,
     maxPets: options.maxPets,
+    // Bound to loopback, the Host of every request is checked (DNS rebinding); bound to the network, clients use
+    // whatever name reaches the machine, and the control plane alone keeps its own check.
+    allowedHosts: isLoopbackBindAddress(options.host) ? options.allowedHost : undefined,
   })
+  if (options.allowedHost.includes(anyHost)) {
+    process.stderr.write(
+      "petstore-sim: warning: --allowed-host '*' accepts every Host name: a web page can reach this simulator by DNS rebinding\n",
+    )
+  }
   if (options.headersTimeout > options.requestTimeout) {
     throw new UsageError(
       `--headers-timeout (${options.headersTimeout} ms) must not be longer than --request-timeout (${options.requestTimeout} ms)`,
@@ -253,9 +263,10 @@ function readKeys(options: CliOptions, config: ConfigData, secrets: CliSecrets |
 function readJsonFile(path: string, flag: string): unknown {
   let text: string
   try {
-    text = readFileSync(path, 'utf8')
+    // Regular files within the cap only: /dev/zero or a FIFO as --keys read without end, or hung start-up.
+    text = readInputFile(path, defaults.maxInputFileBytes)
   } catch (error) {
-    throw new UsageError(`${flag}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
+    throw new UsageError(`${flag}: cannot read ${path} (${unreadableReason(error)})`)
   }
   try {
     return JSON.parse(text)

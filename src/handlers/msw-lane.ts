@@ -29,8 +29,9 @@ export function createMswLane(options: MswLaneOptions): FetchLane {
   const handlers = [...(options.handlers ?? []), ...simulatorHandlers]
   return async (request, transport) => {
     if (request.method !== 'OPTIONS' && handlers.length > 0) {
-      // The control plane's guard first: a user handler under /__sim must not answer a foreign Origin or Host.
-      const refusal = app.controlRefusal(request, transport)
+      // The app's refusals first: a user handler must not answer a foreign Origin or Host (nor under /__sim anything the
+      // control plane's guard refuses), and a refused request is journaled, not counted.
+      const refusal = app.refusal(request, transport)
       if (refusal !== undefined) return refusal
       // A clone for the handlers: one that reads the body (a catch-all logging it) leaves the simulator its own
       // copy; reading the consumed original made createPet a 500 "Unexpected simulator error".

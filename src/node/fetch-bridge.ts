@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { cancelsSafely } from '../app/fetch-lane.ts'
 import { ApiError } from '../core/pipeline/api-error.ts'
 import { hasDotSegment } from '../core/pipeline/path-normalisation.ts'
 import type { TransportFault } from '../core/faults/fault-rules.ts'
@@ -96,10 +97,14 @@ export async function sendFetchResponse(outgoing: ServerResponse, response: Resp
   if (response.type !== 'error' && response.body !== null && response.headers.get('content-type')?.startsWith('text/event-stream') === true)
     return pipeStream(outgoing, response, response.body)
   const reader = response.type === 'error' || response.body === null ? undefined : response.body.getReader()
-  // Cancelled whenever the connection closes first, whatever phase the writing is in.
-  outgoing.once('close', () => void reader?.cancel().catch(() => {}))
-  const start = reader === undefined || method === 'HEAD' ? { chunks: [], state: 'done' as const } : await readStart(reader)
-  if (method === 'HEAD') void reader?.cancel().catch(() => {})
+  // Let go of whenever the connection closes first, whatever phase the writing is in.
+  outgoing.once('close', () => {
+    if (reader !== undefined) abandon(reader, response.body!)
+  })
+  const start: BodyStart =
+    reader === undefined || method === 'HEAD' ? { chunks: [], state: 'done', pending: undefined } : await readStart(reader)
+  // A HEAD's body is not sent: let go of as when the client leaves.
+  if (method === 'HEAD' && reader !== undefined) abandon(reader, response.body!)
   const headers = headersOf(response)
   const fault = faultShownBy(response, start.state === 'broken')
   if (fault !== undefined) {
@@ -125,7 +130,7 @@ export async function sendFetchResponse(outgoing: ServerResponse, response: Resp
   }
   if (start.state === 'more') {
     outgoing.writeHead(response.status, headers)
-    await pipeRest(outgoing, reader!, start.chunks)
+    await pipeRest(outgoing, reader!, start.chunks, start.pending)
     return
   }
   const body = reader === undefined || method === 'HEAD' ? undefined : Buffer.concat(start.chunks)
@@ -144,35 +149,94 @@ export async function sendFetchResponse(outgoing: ServerResponse, response: Resp
  */
 const wholeBodyBytes = 256 * 1024
 
-/** The body's first bytes: all of it (`done`), up to {@link wholeBodyBytes} with more to come, or what came before it broke. */
-async function readStart(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-): Promise<{ chunks: Uint8Array[]; state: 'done' | 'more' | 'broken' }> {
+/** The first bytes of a body, and the read under way when they stop (`more`). */
+interface BodyStart {
+  readonly chunks: Uint8Array[]
+  readonly state: 'done' | 'more' | 'broken'
+  readonly pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined
+}
+
+/** What {@link readStart} races a read against: the next turn of the event loop, after every promise settled so far. */
+const notYet = Symbol('not yet')
+const nextTurn = () => new Promise<typeof notYet>((resolve) => setImmediate(resolve, notYet))
+
+/**
+ * The body's first bytes: all of it (`done`) when it is all there at once, or what is there (up to
+ * {@link wholeBodyBytes}) with more to come, or what came before it broke. A body that makes its reader wait (a
+ * handler writing as it goes: msw's streaming example, server-sent events, NDJSON) is `more` at once, so that its
+ * chunks are written as they come; waiting for 256 KiB or the end held msw's streaming example for 10 s, and sent
+ * an NDJSON stream nothing. Answers made whole (the simulator's own) are read to the end within the turn.
+ */
+async function readStart(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<BodyStart> {
   const chunks: Uint8Array[] = []
   let bytes = 0
+  let pending = reader.read()
   try {
     while (bytes <= wholeBodyBytes) {
-      const { done, value } = await reader.read()
-      if (done) return { chunks, state: 'done' }
-      chunks.push(value)
-      bytes += value.byteLength
+      const result = await Promise.race([pending, nextTurn()])
+      if (result === notYet) return { chunks, state: 'more', pending }
+      if (result.done) return { chunks, state: 'done', pending: undefined }
+      chunks.push(result.value)
+      bytes += result.value.byteLength
+      pending = reader.read()
     }
-    return { chunks, state: 'more' }
+    return { chunks, state: 'more', pending }
   } catch {
-    return { chunks, state: 'broken' }
+    return { chunks, state: 'broken', pending: undefined }
   }
 }
 
+/**
+ * What becomes of a handler's body once its client has gone: it is read on and thrown away, so that a handler that
+ * writes from a timer and knows nothing of the client (no `cancel`) can go on writing and end; cancelling the stream
+ * made its next `enqueue` throw in that timer, which ended the simulator (exit 1). A body that keeps producing past
+ * {@link abandonedBodyBytes} (one that is pulled, and writes only when asked) is cancelled then: it is asked no more, so
+ * it writes no more. Errors are the handler's, and go nowhere.
+ */
+function abandon(reader: ReadableStreamDefaultReader<Uint8Array>, body: ReadableStream<Uint8Array>): void {
+  // The simulator's own streams (the dashboard's events) are cancelled at once: safe for them, and it frees their slot.
+  if (cancelsSafely(body)) {
+    void reader.cancel().catch(() => {})
+    return
+  }
+  let discarded = 0
+  const next = (): void => {
+    reader.read().then(
+      ({ done, value }) => {
+        if (done) return
+        discarded += typeof value?.byteLength === 'number' ? value.byteLength : 1024
+        if (discarded > abandonedBodyBytes) void reader.cancel().catch(() => {})
+        else next()
+      },
+      () => {},
+    )
+  }
+  next()
+}
+
+/** How much of a handler's body is read and thrown away after its client left, before it is cancelled: 1 MiB. */
+const abandonedBodyBytes = 1024 * 1024
+
 /** The rest of a long body, as it comes, with backpressure; a stream that breaks drops the connection (no last chunk). */
-async function pipeRest(outgoing: ServerResponse, reader: ReadableStreamDefaultReader<Uint8Array>, first: Uint8Array[]): Promise<void> {
+async function pipeRest(
+  outgoing: ServerResponse,
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  first: Uint8Array[],
+  pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined,
+): Promise<void> {
+  // Headers and what is there now, sent now: Node holds the headers back until the first write.
+  if (first.length === 0) outgoing.flushHeaders()
   for (const chunk of first) outgoing.write(chunk)
+  let read = pending
   try {
     for (;;) {
       if (outgoing.destroyed) return
       if (outgoing.writableNeedDrain) await drained(outgoing)
       if (outgoing.destroyed) return
-      const { done, value } = await reader.read()
+      const { done, value } = await (read ?? reader.read())
+      read = undefined
       if (done) break
+      if (outgoing.destroyed) return
       outgoing.write(value)
     }
   } catch {
@@ -229,13 +293,17 @@ async function pipeStream(outgoing: ServerResponse, response: Response, body: Re
   })
   headers.connection = 'close'
   outgoing.writeHead(response.status, headers)
+  outgoing.flushHeaders()
   const reader = body.getReader()
-  outgoing.once('close', () => void reader.cancel().catch(() => {}))
-  endWhenServerCloses(outgoing, () => void reader.cancel().catch(() => {}))
+  // Let go of, not cancelled, when the client or the server goes: see `abandon`.
+  outgoing.once('close', () => abandon(reader, body))
+  endWhenServerCloses(outgoing, () => {
+    if (!outgoing.writableEnded && !outgoing.destroyed) outgoing.end()
+  })
   try {
     for (;;) {
       const { done, value } = await reader.read()
-      if (done || outgoing.destroyed) break
+      if (done || outgoing.destroyed || outgoing.writableEnded) break
       if (!outgoing.write(value)) await drained(outgoing)
     }
   } catch {

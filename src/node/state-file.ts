@@ -8,7 +8,6 @@ import {
   fsyncSync,
   lstatSync,
   openSync,
-  readFileSync,
   readlinkSync,
   statSync,
   unlinkSync,
@@ -20,6 +19,7 @@ import { basename, dirname, join, resolve } from 'node:path'
 import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
 import type { StateSnapshot } from '../core/simulator/state-snapshot.ts'
 import { defaults } from '../core/simulator/defaults.ts'
+import { readInputFile, unreadableReason } from './input-file.ts'
 
 /** Where a simulator's state lives between runs (`--state`, `startServer({ state })`). */
 export interface StateFileOptions {
@@ -81,8 +81,9 @@ export function openStateFile(simulator: SimulatorCore, options: StateFileOption
   const onRecovered =
     options.onRecovered ?? ((message) => process.stderr.write(`petstore-sim: --state: ${path} is saved again (${message})\n`))
   // Where the bytes go: a symbolic link at `path` is followed once, here, so that the link stays a link.
-  const target = checkStatePath(path)
+  // Read first: a file that is there but is no regular file (a FIFO, a device) is refused as unreadable.
   const loaded = load(simulator, path)
+  const target = checkStatePath(path)
   let dirty = false
   const unsubscribe = simulator.events.subscribe(() => {
     dirty = true
@@ -153,7 +154,7 @@ export function openStateFile(simulator: SimulatorCore, options: StateFileOption
 /**
  * Refuses, at start, a state path whose file could never be written, as it refuses one it cannot read: its folder is
  * missing (`--state nodir/x.json` started silently, failed at every save and crashed at exit), is not a folder, or
- * takes no new file; or the path is a folder, a device or a pipe. A symbolic link is followed (to the end of its
+ * takes no new file (a folder, a device or a pipe at the path itself is refused by `load`, before). A symbolic link is followed (to the end of its
  * chain, also when nothing is there yet): the file it points to is read and replaced, and the link stays. Returns the path writes go to.
  */
 function checkStatePath(path: string): string {
@@ -161,8 +162,6 @@ function checkStatePath(path: string): string {
     throw new StateFileError(`--state: ${path} ${problem}`)
   }
   const target = followLinks(path, refuse)
-  const file = statOrUndefined(target, statSync)
-  if (file !== undefined && !file.isFile()) refuse('is not a regular file')
   const directory = dirname(target)
   const folder = statOrUndefined(directory, statSync)
   if (folder === undefined) refuse(`cannot be written: the folder ${directory} does not exist`)
@@ -212,10 +211,13 @@ function describeWriteError(error: unknown): string {
 function load(simulator: SimulatorCore, path: string): boolean {
   let text: string
   try {
-    text = readFileSync(path, 'utf8')
+    // A regular file within the cap only: a FIFO hung start-up, /dev/zero read until memory ran out.
+    text = readInputFile(path, defaults.maxStateFileBytes)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false
-    throw new StateFileError(`--state: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
+    // Nothing there yet (ENOTDIR: a file where a folder of the path should be, which checkStatePath names).
+    const { code } = error as NodeJS.ErrnoException
+    if (code === 'ENOENT' || code === 'ENOTDIR') return false
+    throw new StateFileError(`--state: cannot read ${path} (${unreadableReason(error)})`)
   }
   let data: unknown
   try {

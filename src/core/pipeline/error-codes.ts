@@ -30,7 +30,11 @@ export const errorCatalogue = {
   },
   origin_not_allowed: {
     status: 403,
-    when: 'A request from a web page whose origin is not allowed (`--cors-origin`, `corsOrigins`; pages of this machine always are): nothing is counted, and no CORS grant.',
+    when: 'A request from a web page whose origin is not allowed (`--cors-origin`, `corsOrigins`; pages of this machine always are), or a cross-site one without `Origin` (`Sec-Fetch-Site: cross-site`: an `<img>` or `<script>` on another site) unless any origin is: journaled, nothing counted, and no CORS grant.',
+  },
+  host_not_allowed: {
+    status: 403,
+    when: 'A request to the API or the OpenAPI document under a `Host` that is not a loopback name nor one allowed (`--allowed-host`), on a server bound to loopback (DNS rebinding): journaled, nothing counted.',
   },
   control_forbidden: {
     status: 403,

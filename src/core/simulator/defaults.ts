@@ -111,4 +111,15 @@ export const defaults = Object.freeze({
    * times what loading msw and a module of handlers takes.
    */
   handlersLoadTimeoutMs: 10_000,
+  /**
+   * The largest file the CLI reads as input (`--config`, `--keys`, `--faults`, `--fixtures`): 128 MiB, twice a
+   * million fixture pets. Only regular files are read: `--config /dev/zero` reached 1 GiB of RSS in 0.6 s, and a FIFO
+   * hung start-up.
+   */
+  maxInputFileBytes: 128 * 1024 * 1024,
+  /**
+   * The largest `--state` file read: 512 MiB, about 8 million pets, and about the longest string Node can hold
+   * (a longer file could not be parsed anyway).
+   */
+  maxStateFileBytes: 512 * 1024 * 1024,
 })

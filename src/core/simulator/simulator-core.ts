@@ -99,6 +99,7 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     basePath,
     petJson: state.petJson,
     random: state.random,
+    maxCreatedPets: maxPets,
     ...stateConfig(options, defaultStatus),
     useKeyRing(next) {
       ring = next

@@ -9,6 +9,7 @@ import type { RouteTable } from '../pipeline/route-table.ts'
 import { toEpochMilliseconds, type SimulatorClock } from '../time/clock.ts'
 import demoKeys from '../../../fixtures/demo-keys.json' with { type: 'json' }
 import type { RequestJournal } from './request-journal.ts'
+import { parseFixturePets } from '../catalogue/fixture-pets.ts'
 import { scenarioPets, usageBuckets, type CatalogueDefaults, type ScenarioDefinition, type ScenarioSummary } from './scenarios.ts'
 import type { RandomSource } from './simulator-context.ts'
 import {
@@ -42,6 +43,8 @@ export interface StateParts extends StateConfig {
   readonly basePath: string
   readonly petJson: JsonCache
   readonly random: RandomSource
+  /** How many pets may be created until a reset (`maxPets`): a restored `nextId` must leave them room. */
+  readonly maxCreatedPets: number
   /** Puts a key ring in force. */
   useKeyRing(ring: KeyRing): void
   /** Runs a change with the parts' own events held back, then publishes one `reset`. */
@@ -83,13 +86,19 @@ export function createStateControl(parts: StateParts): StateControl {
   let active: PreparedScenario | undefined
   let config: StateConfig = parts
 
-  /** Everything a scenario needs computed and checked, before anything changes. */
-  const prepare = (name: string): PreparedScenario => {
+  /**
+   * Everything a scenario needs computed and checked, before anything changes. `checkOnly`: checked the same, but
+   * generated pets are not generated (their seed and count were checked with the scenario's shape), and only the
+   * scenario's own fixtures are read (the options' are read by the scenario in use): every scenario is checked at
+   * start, at this cost.
+   */
+  const prepare = (name: string, checkOnly = false): PreparedScenario => {
     const definition = config.scenarios.get(name)
     if (definition === undefined) {
       throw new RangeError(`No scenario ${JSON.stringify(name)} (there are ${[...config.scenarios.keys()].join(', ')})`)
     }
     try {
+      if (checkOnly && definition.fixtures !== undefined) parseFixturePets(definition.fixtures, config.catalogue.defaultStatus)
       const rules = definition.faults ?? config.faultRules
       // Checked on rules of their own, so that a bad rule changes nothing.
       const check = createFaultRules(parts.table, () => 0, parts.basePath)
@@ -98,7 +107,7 @@ export function createStateControl(parts: StateParts): StateControl {
       return {
         name,
         definition,
-        pets: scenarioPets(definition, config.catalogue),
+        pets: checkOnly ? [] : scenarioPets(definition, config.catalogue),
         keyRing: createKeyRing(spec ?? demoKeys),
         demoKeys: spec === undefined,
         faults: rules,
@@ -108,6 +117,11 @@ export function createStateControl(parts: StateParts): StateControl {
       throw new RangeError(`Scenario ${name}: ${(error as Error).message}`, { cause: error })
     }
   }
+  /** Every scenario checked, so that a bad one is found at start (or reload), not only when someone switches to it. */
+  const checkAll = () => {
+    for (const name of config.scenarios.keys()) prepare(name, true)
+  }
+  checkAll()
   const current = () => {
     if (active === undefined) throw new Error('No scenario is active yet')
     return active
@@ -176,6 +190,7 @@ export function createStateControl(parts: StateParts): StateControl {
       config = next
       let prepared: PreparedScenario
       try {
+        checkAll()
         prepared = prepare(scenario ?? current().name)
       } catch (error) {
         config = previous
@@ -187,9 +202,17 @@ export function createStateControl(parts: StateParts): StateControl {
       })
     },
     restore(data) {
-      const parsed = parseSnapshot(data)
+      const parsed = parseSnapshot(data, { maxCreatedPets: parts.maxCreatedPets })
       const target = parsed.scenario === active?.name ? current() : prepare(parsed.scenario)
-      // All or nothing: a snapshot that fails half-way (a bad fault rule, a clock out of range) puts the state back as it was.
+      // Everything checked before anything changes: a bad fault rule or a clock out of range, found half-way, emptied
+      // the journal although the state was put back. The rules on rules of their own, the clock's setting against now.
+      try {
+        createFaultRules(parts.table, () => 0, parts.basePath).load(parsed.faults.rules, parsed.faults.nextId)
+        clock.checkSetting(parsed.clock)
+      } catch (error) {
+        throw error instanceof RangeError ? new RangeError(`Invalid snapshot: ${error.message}`) : error
+      }
+      // All or nothing still, should anything else fail half-way: the state is put back as it was.
       const previous = { scenario: current(), snapshot: snapshot() }
       parts.quietly(() => {
         try {

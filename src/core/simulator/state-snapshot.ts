@@ -5,7 +5,22 @@ import { keyCallerPrefix, type BucketRecord } from '../access/rate-limiter.ts'
 import { petStatuses, type Pet } from '../api/pet-types.ts'
 import { describeIssues, english, lazily, petSchemas } from '../api/schemas.ts'
 import type { FaultRule } from '../faults/fault-rules.ts'
-import type { ClockSetting } from '../time/clock.ts'
+import { latestInstant, type ClockSetting } from '../time/clock.ts'
+
+/**
+ * The highest fault rule `nextId` a snapshot may hold: 2^40, room for a rule a microsecond for 12 days before ids could
+ * leave the safe-integer range. A larger one was accepted, and ids past 2^53 - 1 repeat.
+ */
+export const maxSnapshotFaultRuleId = 2 ** 40
+
+/** What a snapshot is checked against besides its own shape: the simulator's bounds. */
+export interface SnapshotLimits {
+  /**
+   * How many pets may be created after the restore (`maxPets`): `nextId` must leave them room below 2^53 - 1. A
+   * `nextId` of 2^53 - 1 was accepted, and every pet created after it had the same id.
+   */
+  readonly maxCreatedPets: number
+}
 
 /** The version of the snapshot format; a snapshot of another format is refused, never guessed at. */
 export const snapshotFormat = 1
@@ -49,15 +64,20 @@ export interface SnapshotReader {
 const snapshotSchemas = lazily(() => {
   const z = loadZod()
   const count = z.int().check(z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER))
+  // Times within the clock's range (1970 to 9999): a ban until 2^53 - 1 made every `GET /__sim/state` a 500 (its ISO
+  // date cannot be written), for the whole run. Minutes and days since the epoch, within the same range.
+  const instant = z.int().check(z.minimum(0), z.maximum(latestInstant))
+  const minute = z.int().check(z.minimum(0), z.maximum(Math.floor(latestInstant / 60_000)))
+  const day = z.int().check(z.minimum(0), z.maximum(Math.floor(latestInstant / 86_400_000)))
 
   const BucketSchema = z.strictObject({
     caller: z.string().check(z.regex(/^(key#[0-9a-f]+|anonymous:.+)$/, 'must be key#<fingerprint> or anonymous:<address>')),
-    minute: count,
+    minute,
     minuteCount: count,
-    day: count,
+    day,
     dayCount: count,
     refusedInARow: count,
-    bannedUntil: z.optional(count),
+    bannedUntil: z.optional(instant),
   })
 
   // Every pet of a catalogue has its status (a created pet was given the default one).
@@ -75,23 +95,33 @@ const snapshotSchemas = lazily(() => {
       nextId: z.int().check(z.minimum(1), z.maximum(Number.MAX_SAFE_INTEGER)),
       pets: z.custom<unknown[]>(Array.isArray, 'must be an array'),
     }),
-    clock: z.strictObject({ offsetMs: z.int(), frozenAt: z.nullable(count) }),
+    // The offset is checked against the time now, by `restore`, before anything changes.
+    clock: z.strictObject({ offsetMs: z.int(), frozenAt: z.nullable(instant) }),
     rateLimits: z.array(BucketSchema),
-    faults: z.strictObject({ nextId: z.int().check(z.minimum(1), z.maximum(Number.MAX_SAFE_INTEGER)), rules: z.array(FaultRuleShape) }),
+    faults: z.strictObject({ nextId: z.int().check(z.minimum(1), z.maximum(maxSnapshotFaultRuleId)), rules: z.array(FaultRuleShape) }),
   })
   return { SnapshotSchema, SnapshotPetSchema }
 })
 
 /**
- * Checks a snapshot's shape, its pets (valid, ids unique and below `nextId`)
- * and its buckets; throws a `RangeError` naming the first problem. The clock's
- * range and the fault rules are checked when they are put back.
+ * Checks a snapshot's shape, its pets (valid, ids unique and below `nextId`),
+ * every number's bounds (ids in the safe-integer range with room for the pets
+ * that may be created, times within the clock's 1970 to 9999) and its buckets;
+ * throws a `RangeError` naming the first problem. The clock's offset against
+ * the time now and the fault rules are checked by `restore`, before anything changes.
  */
-export function parseSnapshot(data: unknown): StateSnapshot {
+export function parseSnapshot(data: unknown, limits?: SnapshotLimits): StateSnapshot {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new RangeError('A snapshot must be a JSON object')
   const parsed = snapshotSchemas().SnapshotSchema.safeParse(data, english)
   if (!parsed.success) throw new RangeError(`Invalid snapshot: ${describeIssues(parsed.error).replace(/^body: /, '')}`)
   const { catalogue } = parsed.data
+  const maxCreated = Math.min(limits?.maxCreatedPets ?? 0, Number.MAX_SAFE_INTEGER - 1)
+  const highestNextId = Number.MAX_SAFE_INTEGER - maxCreated
+  if (catalogue.nextId > highestNextId) {
+    throw new RangeError(
+      `Invalid snapshot: catalogue.nextId: must be at most ${highestNextId} (2^53 - 1 less the ${maxCreated} pets that may be created), got ${catalogue.nextId}`,
+    )
+  }
   const pets: Pet[] = new Array(catalogue.pets.length)
   const ids = new Set<number>()
   catalogue.pets.forEach((entry, index) => {

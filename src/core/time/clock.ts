@@ -139,6 +139,8 @@ export interface SimulatorClock extends ManualClock {
   readonly setting: ClockSetting
   /** Puts back a {@link ClockSetting} read earlier (a restored snapshot); checked against the clock's range first. */
   restore(setting: ClockSetting): void
+  /** Throws the `RangeError` {@link restore} would for this setting, changing nothing: a restore checks everything before it starts. */
+  checkSetting(setting: ClockSetting): void
 }
 
 /** A simulator clock's own state: its offset from the source, and the instant it is frozen at, if it is. */
@@ -153,6 +155,10 @@ export function createSimulatorClock(source: Clock = systemClock, onChange?: () 
   let frozenAt: number | undefined
   // Called after each move that succeeded (a refused one throws first): the simulator's events.
   const changed = onChange ?? (() => {})
+  const checkSetting = (setting: ClockSetting) => {
+    if (setting.frozenAt !== null) checkedInstant(setting.frozenAt, `The frozen instant ${setting.frozenAt}`)
+    else advanced(source.now(), setting.offsetMs)
+  }
   return {
     now: () => frozenAt ?? source.now() + offset,
     advance(milliseconds) {
@@ -192,9 +198,9 @@ export function createSimulatorClock(source: Clock = systemClock, onChange?: () 
     get setting() {
       return { offsetMs: offset, frozenAt: frozenAt ?? null }
     },
+    checkSetting,
     restore(setting) {
-      if (setting.frozenAt !== null) checkedInstant(setting.frozenAt, `The frozen instant ${setting.frozenAt}`)
-      else advanced(source.now(), setting.offsetMs)
+      checkSetting(setting)
       offset = setting.offsetMs
       frozenAt = setting.frozenAt ?? undefined
       changed()

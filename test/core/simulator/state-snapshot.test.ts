@@ -174,10 +174,16 @@ describe('scenarios', () => {
   it('refuses an unknown or invalid scenario and changes nothing', () => {
     expect(() => simulator({ scenarios: { 'bad one': {} } })).toThrow(/Scenario name "bad one"/)
     expect(() => simulator({ scenarios: { odd: { pets: -1 } } })).toThrow(/Scenario odd: pets/)
-    const sim = simulator({ scenarios: { broken: { faults: [{ operation: 'feedPets', status: 503 }] } } })
+    // Every scenario is checked when the simulator is created, not only the one chosen (issue 26).
+    expect(() => simulator({ scenarios: { broken: { faults: [{ operation: 'feedPets', status: 503 }] } } })).toThrow(
+      /Scenario broken: .*no operation feedPets/,
+    )
+    expect(() => simulator({ scenarios: { keyless: { keys: { k: 'platinum' } } } })).toThrow(/Scenario keyless: .*platinum/)
+    expect(() => simulator({ scenarios: { nameless: { fixtures: [{ name: '', categoryId: 1 }] } } })).toThrow(/Scenario nameless: /)
+    expect(() => simulator({ scenarios: { late: { clock: { set: '10000-01-01T00:00:00Z' } } } })).toThrow(/Scenario late: /)
+    const sim = simulator()
     sim.store.create({ name: 'Rex', categoryId: 1 })
     expect(() => sim.useScenario('nowhere')).toThrow(/No scenario "nowhere"/)
-    expect(() => sim.useScenario('broken')).toThrow(/Scenario broken: .*no operation feedPets/)
     expect(sim.scenario).toBe('default')
     expect(sim.store.size).toBe(11)
   })
