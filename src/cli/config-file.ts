@@ -19,6 +19,8 @@ export interface ConfigData {
   readonly path: string | undefined
   readonly inline: Partial<Record<InlineDataKey, unknown>>
   readonly scenarios: Readonly<Record<string, ScenarioDefinition>> | undefined
+  /** The options the file set (its keys that no flag or environment variable overrode), so that a message can name them. */
+  readonly set: readonly string[]
 }
 
 /** A config file that cannot be read or holds an unknown key or a bad value: the CLI exits 2 with this message. */
@@ -38,7 +40,7 @@ export class ConfigFileError extends Error {}
  */
 export function applyConfigFile(program: Command, configFlag: string | undefined, workingDirectory = process.cwd()): ConfigData {
   const path = configFlag ?? (existsSync(resolve(workingDirectory, defaultConfigFile)) ? defaultConfigFile : undefined)
-  if (path === undefined) return { path, inline: {}, scenarios: undefined }
+  if (path === undefined) return { path, inline: {}, scenarios: undefined, set: [] }
   const fullPath = resolve(workingDirectory, path)
   const fail = (message: string): never => {
     throw new ConfigFileError(`--config ${path}: ${message}`)
@@ -64,6 +66,7 @@ export function applyConfigFile(program: Command, configFlag: string | undefined
     fail(`unknown key${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (the keys are the flags in camelCase, and scenarios)`)
 
   const inline: Partial<Record<InlineDataKey, unknown>> = {}
+  const set: string[] = []
   let scenarios: Record<string, ScenarioDefinition> | undefined
   for (const [key, value] of entries) {
     if (key === 'scenarios') {
@@ -80,6 +83,7 @@ export function applyConfigFile(program: Command, configFlag: string | undefined
     const source = program.getOptionValueSource(key)
     // A flag or an environment variable said otherwise: it wins.
     if (source === 'cli' || source === 'env') continue
+    set.push(key)
     if ((inlineDataKeys as readonly string[]).includes(key) && typeof value === 'object' && value !== null) {
       inline[key as InlineDataKey] = value
       continue
@@ -92,7 +96,7 @@ export function applyConfigFile(program: Command, configFlag: string | undefined
     }
     program.setOptionValueWithSource(key, pathKeys.has(key) ? resolve(dirname(fullPath), parsed as string) : parsed, 'config')
   }
-  return { path, inline, scenarios }
+  return { path, inline, scenarios, set }
 }
 
 /** The options a config file may set: every flag but help, version and `--config` itself. */
@@ -119,7 +123,8 @@ function readValue(option: Option, value: unknown, current: unknown): unknown {
 function parseOne(option: Option, value: unknown, previous: unknown): unknown {
   let text: string
   if (typeof value === 'string') text = value
-  else if (typeof value === 'number' && Number.isFinite(value)) text = String(value)
+  // A JSON number for a duration is milliseconds (the schema's integer), where the flag's text needs its unit.
+  else if (typeof value === 'number' && Number.isFinite(value)) text = option.flags.endsWith('<duration>') ? `${value}ms` : String(value)
   else if (option.long === '--latency' && typeof value === 'object' && value !== null) {
     const { min, max } = value as { min?: unknown; max?: unknown }
     text = `${String(min)}-${String(max)}`

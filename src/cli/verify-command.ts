@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import { parsePlan } from '../core/access/plans.ts'
 import { parseDuration } from '../core/time/duration.ts'
+import { refuseBareNumber } from './cli-options.ts'
 import { renderReport, reporters, type Reporter } from '../verify/reporters.ts'
 import { verify } from '../verify/verify-runner.ts'
 
@@ -119,6 +120,7 @@ function checkPlan(value: string): string {
 }
 
 function parseTimeout(value: string): number {
+  refuseBareNumber(value)
   try {
     const duration = parseDuration(value)
     if (duration > 0) return duration
