@@ -70,6 +70,12 @@ export async function runCli(argv: readonly string[]): Promise<void> {
       watchedInputs(options, config),
       () => {
         const next = readOptions(argv)
+        // An editor that saves by removing or renaming the old file leaves a moment without one. Read then, the file
+        // in the working directory (no --config) was simply not there: every key of it fell back to its default, and
+        // --watch reported "banAfter, stateInterval, latency, state changed; restart" (issue #31). Wait for it instead.
+        if (config.path !== undefined && next.config.path === undefined) {
+          throw new Error(`${resolve(config.path)} is gone; it is read again when it is back`)
+        }
         return watchedInputs(next.options, next.config)
       },
       report,
