@@ -43,6 +43,7 @@ export type { Har, HarEntry } from './core/simulator/journal-har.ts'
 export {
   coverageMarkdown,
   coverageSummary,
+  type AnswerOrigin,
   type ContractCoverage,
   type OperationCoverage,
   type StatusCoverage,

@@ -1,9 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { dirname, join, relative } from 'node:path'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { createProgram } from '../src/cli/cli-options.ts'
 import { errorCatalogue } from '../src/core/pipeline/error-codes.ts'
+import { brokenLinks as brokenLinksUnder, relativeLinks as linksOf } from './support/markdown-links.ts'
 
 // The user docs (README.md, the front door, and the pages under docs/): these keep their tables true to the code and
 // their links pointing somewhere.
@@ -16,9 +17,6 @@ const linkedFiles = ['README.md', 'CONTRIBUTING.md', 'src/README.md', ...docsPag
 // Pages other branches add in parallel (journal, verify, state, openapi-tools, faker): linked from the indexes
 // already. Each must be missing until its branch is merged; then remove it here, and its links are checked like any.
 const pendingPages: string[] = []
-
-/** The text of a page without its fenced code blocks (a `#` or `[x](y)` in a code block is code, not Markdown). */
-const withoutCode = (text: string) => text.replace(/^```[^\n]*\n[\s\S]*?^```$/gm, '')
 
 const section = (file: string, heading: string) => {
   const text = `\n${read(file)}`
@@ -35,41 +33,9 @@ const tableRows = (text: string) =>
     .slice(1)
     .map((line) => line.slice(2, -2).split(' | '))
 
-/** The anchors GitHub gives a page's headings: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
-const anchors = (file: string) => {
-  const seen = new Map<string, number>()
-  return withoutCode(read(file))
-    .split('\n')
-    .filter((line) => /^#{1,6} /.test(line))
-    .map((line) => {
-      const slug = line
-        .replace(/^#+ /, '')
-        .trim()
-        .toLowerCase()
-        .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-        .replaceAll(' ', '-')
-      const count = seen.get(slug) ?? 0
-      seen.set(slug, count + 1)
-      return count === 0 ? slug : `${slug}-${count}`
-    })
-}
-
-const relativeLinks = (file: string, text = read(file)) =>
-  [...withoutCode(text).matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1]!).filter((target) => !/^[a-z]+:/.test(target))
-
+const relativeLinks = (file: string) => linksOf(read(file))
 /** The relative links of a page (its own text, or the one given) that lead to no file, or to no heading of theirs. */
-const brokenLinks = (file: string, text = read(file)) => {
-  const broken: string[] = []
-  for (const target of relativeLinks(file, text)) {
-    const [path, anchor] = target.split('#') as [string, string | undefined]
-    const linked = path === '' ? file : relative(root, join(root, dirname(file), decodeURIComponent(path)))
-    if (pendingPages.includes(linked) && !existsSync(join(root, linked))) continue
-    if (!existsSync(join(root, linked))) broken.push(`${target}: no file ${linked}`)
-    else if (anchor !== undefined && linked.endsWith('.md') && !anchors(linked).includes(anchor))
-      broken.push(`${target}: no heading #${anchor} in ${linked}`)
-  }
-  return broken
-}
+const brokenLinks = (file: string, text = read(file)) => brokenLinksUnder(root, file, text, pendingPages)
 
 describe('the user docs', () => {
   it('list every error code with its status, and no other (docs/error-codes.md)', () => {

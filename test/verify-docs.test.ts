@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { expect, it } from 'vitest'
 import { createVerifyProgram } from '../src/cli/verify-command.ts'
 import { checkCatalogue, checkIds, type CheckDefinition } from '../src/verify/check-catalogue.ts'
+import { planVerification } from '../src/verify/verify-runner.ts'
 
 // docs/verify.md lists the checks; this keeps its table equal to the catalogue.
 it('docs/verify.md lists every check with its section, title, flag and advisory mark, and no other', () => {
@@ -42,4 +43,21 @@ it('docs/verify.md lists every verify flag with its default, and no other', () =
     if (option.long === '--out') continue
     expect(documented.replaceAll('`', '').startsWith(actual.split(' ')[0]!), `${option.flags}: ${documented} vs ${actual}`).toBe(true)
   }
+})
+
+// Issue #31, item 7: the page implied 22 requests (20 GETs and 2 retries) where verify announces 23.
+it("docs/verify.md's request counts add up to what verify announces", () => {
+  const page = readFileSync(new URL('../docs/verify.md', import.meta.url), 'utf8')
+  const announced = planVerification({}).requests
+  expect(page).toContain(`petstore-sim verify: at most ${announced} requests to https://staging.api.animal-store.example/v1`)
+  const reads =
+    /By default it only reads: (\d+) GET requests \([^)]*\), a (\d+)st when a\s+rate-limit window ends between two of them, plus at most (\d+) retries[^:]*: (\d+) announced/.exec(
+      page,
+    )
+  expect(reads, 'the default run, in "What it sends"').not.toBeNull()
+  const [, gets, conditional, retried, total] = reads!.map(Number)
+  expect([conditional, gets! + 1 + retried!, total]).toEqual([gets! + 1, announced, announced])
+  const writes = /`--writes` adds the checks that \*\*create pets\*\* on the target \((\d+) more requests/.exec(page)
+  expect(Number(writes![1])).toBe(planVerification({ writes: true }).requests - announced)
+  expect(page).toContain(`in 86 of ${planVerification({ writes: true, limits: true }).requests} announced`)
 })

@@ -87,7 +87,11 @@ export function createProgram(): Command {
         .default(defaults.ban.after),
     )
     .addOption(
-      option('--ban-for <duration>', 'how long a ban lasts (500ms, 30s, 10m, 1h)', 'BAN_FOR')
+      option(
+        '--ban-for <duration>',
+        'how long a ban lasts, with its unit (500ms, 30s, 10m, 1h); a JSON number in the config file is ms',
+        'BAN_FOR',
+      )
         .argParser(parseDurationFlag)
         .default(defaults.ban.durationMs, formatDuration(defaults.ban.durationMs)),
     )
@@ -126,14 +130,18 @@ export function createProgram(): Command {
         .default(defaults.engine),
     )
     .addOption(
-      option('--headers-timeout <duration>', "how long a client may take to send a request's headers; then 408", 'HEADERS_TIMEOUT')
+      option(
+        '--headers-timeout <duration>',
+        "how long a client may take to send a request's headers, with its unit (10s); then 408",
+        'HEADERS_TIMEOUT',
+      )
         .argParser(parseDurationFlag)
         .default(defaults.headersTimeoutMs, formatDuration(defaults.headersTimeoutMs)),
     )
     .addOption(
       option(
         '--request-timeout <duration>',
-        'how long a client may take to send a whole request, body included; then 408',
+        'how long a client may take to send a whole request, body included, with its unit (30s); then 408',
         'REQUEST_TIMEOUT',
       )
         .argParser(parseDurationFlag)
@@ -297,6 +305,7 @@ function formatDuration(milliseconds: number): string {
 }
 
 function parseDurationFlag(value: string): number {
+  refuseBareNumber(value)
   try {
     const duration = parseDuration(value)
     if (duration > 0) return duration
@@ -304,4 +313,16 @@ function parseDurationFlag(value: string): number {
     // Reported below.
   }
   throw new InvalidArgumentError('expected a duration such as 500ms, 30s, 10m or 1h.')
+}
+
+/**
+ * A duration flag's value needs its unit: a bare number was milliseconds, so `--ban-for 10` banned for 10 ms where
+ * 10 s or 10 min was meant (issue #31). Refused, with the unit to write. (In a config file, a JSON number is still
+ * milliseconds, as its schema has always said: `"banFor": 600000`.)
+ */
+export function refuseBareNumber(value: string): void {
+  const number = value.trim()
+  if (/^\d+(?:\.\d+)?$/.test(number)) {
+    throw new InvalidArgumentError(`a duration needs a unit: ${number}ms, ${number}s or ${number}m (500ms, 30s, 10m, 1h).`)
+  }
 }

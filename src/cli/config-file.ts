@@ -21,6 +21,8 @@ export interface ConfigData {
   readonly path: string | undefined
   readonly inline: Partial<Record<InlineDataKey, unknown>>
   readonly scenarios: Readonly<Record<string, ScenarioDefinition>> | undefined
+  /** The options the file set (its keys that no flag or environment variable overrode), so that a message can name them. */
+  readonly set: readonly string[]
 }
 
 /** A config file that cannot be read or holds an unknown key or a bad value: the CLI exits 2 with this message. */
@@ -40,7 +42,7 @@ export class ConfigFileError extends Error {}
  */
 export function applyConfigFile(program: Command, configFlag: string | undefined, workingDirectory = process.cwd()): ConfigData {
   const path = configFlag ?? (existsSync(resolve(workingDirectory, defaultConfigFile)) ? defaultConfigFile : undefined)
-  if (path === undefined) return { path, inline: {}, scenarios: undefined }
+  if (path === undefined) return { path, inline: {}, scenarios: undefined, set: [] }
   const fullPath = resolve(workingDirectory, path)
   const fail = (message: string): never => {
     throw new ConfigFileError(`--config ${path}: ${message}`)
@@ -66,6 +68,7 @@ export function applyConfigFile(program: Command, configFlag: string | undefined
     fail(`unknown key${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (the keys are the flags in camelCase, and scenarios)`)
 
   const inline: Partial<Record<InlineDataKey, unknown>> = {}
+  const set: string[] = []
   let scenarios: Record<string, ScenarioDefinition> | undefined
   for (const [key, value] of entries) {
     if (key === 'scenarios') {
@@ -83,6 +86,7 @@ export function applyConfigFile(program: Command, configFlag: string | undefined
     // A flag or an environment variable said otherwise: it wins, but a bad value in the file is reported all the
     // same (it was silently ignored, and broke the next run without the flag).
     const overridden = source === 'cli' || source === 'env'
+    if (!overridden) set.push(key)
     if ((inlineDataKeys as readonly string[]).includes(key) && typeof value === 'object' && value !== null) {
       if (!overridden) inline[key as InlineDataKey] = value
       continue
@@ -96,7 +100,7 @@ export function applyConfigFile(program: Command, configFlag: string | undefined
     if (overridden) continue
     program.setOptionValueWithSource(key, pathKeys.has(key) ? resolve(dirname(fullPath), parsed as string) : parsed, 'config')
   }
-  return { path, inline, scenarios }
+  return { path, inline, scenarios, set }
 }
 
 /** The options a config file may set: every flag but help, version and `--config` itself. */
@@ -123,7 +127,8 @@ function readValue(option: Option, value: unknown, current: unknown): unknown {
 function parseOne(option: Option, value: unknown, previous: unknown): unknown {
   let text: string
   if (typeof value === 'string') text = value
-  else if (typeof value === 'number' && Number.isFinite(value)) text = String(value)
+  // A JSON number for a duration is milliseconds (the schema's integer), where the flag's text needs its unit.
+  else if (typeof value === 'number' && Number.isFinite(value)) text = option.flags.endsWith('<duration>') ? `${value}ms` : String(value)
   else if (option.long === '--latency' && typeof value === 'object' && value !== null) {
     const { min, max } = value as { min?: unknown; max?: unknown }
     text = `${String(min)}-${String(max)}`

@@ -7,6 +7,7 @@ import { defaults } from '../core/simulator/defaults.ts'
 import type { FaultRuleInput } from '../core/faults/fault-rules.ts'
 import { parseFaultText } from '../core/faults/fault-text.ts'
 import { demoKeySpec, type ReconfigurableOptions } from '../core/simulator/simulator-core.ts'
+import { SimulatorOptionError } from '../core/simulator/state-control.ts'
 import { adminTokenProblem } from '../app/control-guard.ts'
 import { readInputFile, unreadableReason } from '../node/input-file.ts'
 import { anyHost, isLoopbackBindAddress } from '../core/access/host-policy.ts'
@@ -58,6 +59,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'EADDRINUSE') return fail(`port ${options.port} on ${options.host} is already in use (try --port 0 for a free port)`)
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return fail(`cannot bind to --host ${options.host}`)
+    if (error instanceof SimulatorOptionError) return fail(`${optionOrigin(error, options, config)}: ${error.problem}`)
     return fail((error as Error).message)
   }
   printBanner(running, options, config, output)
@@ -76,6 +78,12 @@ export async function runCli(argv: readonly string[]): Promise<void> {
       watchedInputs(options, config),
       () => {
         const next = readOptions(argv)
+        // An editor that saves by removing or renaming the old file leaves a moment without one. Read then, the file
+        // in the working directory (no --config) was simply not there: every key of it fell back to its default, and
+        // --watch reported "banAfter, stateInterval, latency, state changed; restart" (issue #31). Wait for it instead.
+        if (config.path !== undefined && next.config.path === undefined) {
+          throw new Error(`${resolve(config.path)} is gone; it is read again when it is back`)
+        }
         return watchedInputs(next.options, next.config)
       },
       report,
@@ -260,6 +268,24 @@ function readKeys(options: CliOptions, config: ConfigData, secrets: CliSecrets |
   return Object.keys(keys).length > 0 ? keys : undefined
 }
 
+/**
+ * Where a fault rule or the keys the simulator refused came from, as the user wrote it: `--fault "<rule>"`,
+ * `--faults <file> (rule 2)`, `faults in --config <file> (rule 2)`, `--keys <file>`, `keys in --config <file>`.
+ * (`--key` is checked as it is parsed.)
+ */
+function optionOrigin(error: SimulatorOptionError, options: CliOptions, config: ConfigData): string {
+  const listed = (key: 'faults' | 'keys', flag: string, file: string | undefined) => {
+    if (!config.set.includes(key)) return `${flag} ${file}`
+    return `${key} in --config ${config.path}${config.inline[key] === undefined ? ` (${file})` : ''}`
+  }
+  if (error.option === 'keys') return listed('keys', '--keys', options.keys)
+  const fromFile = config.inline.faults ?? (options.faults === undefined ? [] : readJsonFile(options.faults, '--faults'))
+  const inFile = Array.isArray(fromFile) ? fromFile.length : 0
+  const index = error.index ?? 0
+  if (index >= inFile) return `--fault ${JSON.stringify(options.fault[index - inFile])}`
+  return `${listed('faults', '--faults', options.faults)}, rule ${index + 1}`
+}
+
 function readJsonFile(path: string, flag: string): unknown {
   let text: string
   try {
@@ -295,6 +321,8 @@ function printBanner(running: RunningServer, options: CliOptions, config: Config
         control,
         dashboard: `${control}/`,
         keys,
+        // The config file read, if any: one found in the working directory is applied without a flag naming it.
+        ...(config.path === undefined ? {} : { config: resolve(config.path) }),
       }),
     )
     return
@@ -306,6 +334,11 @@ function printBanner(running: RunningServer, options: CliOptions, config: Config
     lines.push(
       `Control endpoints: ${control}/health, /reset, /clock, /requests, /faults, /snapshot, /scenario (${options.adminToken === undefined ? 'loopback clients only' : 'with the admin token'})`,
     )
+    if (config.path !== undefined) {
+      // Without --config, the file in the working directory is read unasked: say so, and how to tell it apart.
+      const found = options.config === undefined ? ' (found in the working directory; --config <file> names another)' : ''
+      lines.push(`Config file: ${resolve(config.path)}${found}`)
+    }
     if (running.simulator.scenario !== 'default') lines.push(`Scenario: ${running.simulator.scenario}`)
     if (options.state !== undefined)
       lines.push(`State file: ${options.state} (saved on exit, and every ${options.stateInterval} ms after a change)`)

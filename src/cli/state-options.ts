@@ -37,7 +37,7 @@ export function withStateOptions(program: Command, { option, parseDuration, form
     .addOption(
       option(
         '--state-interval <duration>',
-        'how often a changed state is saved to --state; a crash loses at most this much',
+        'how often a changed state is saved to --state, with its unit (5s); a crash loses at most this much',
         'STATE_INTERVAL',
       )
         .argParser(parseDuration)

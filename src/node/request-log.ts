@@ -25,6 +25,11 @@ export interface RequestLogRecord {
   readonly plan: string
   /** The key's fingerprint, `anonymous`, or `-`. */
   readonly caller: string
+  /**
+   * The page's `Origin` of a request refused for it (`origin_not_allowed`). The page itself sees only "Failed to
+   * fetch" (the refusal has no CORS grant), so the log is where the origin and the flag that allows it are named.
+   */
+  readonly origin?: string | undefined
 }
 
 export type RequestLogger = (record: RequestLogRecord) => void
@@ -44,7 +49,7 @@ export function createRequestLogger(format: LogFormat, write: (line: string) => 
     case 'pretty':
       return (record) =>
         write(
-          `${record.method} ${record.path} ${record.status}${record.code === undefined ? '' : ` ${record.code}`} ${record.durationMs.toFixed(1)}ms ${record.plan} ${record.caller}`,
+          `${record.method} ${record.path} ${record.status}${record.code === undefined ? '' : ` ${record.code}`} ${record.durationMs.toFixed(1)}ms ${record.plan} ${record.caller}${record.origin === undefined ? '' : ` from a page on ${record.origin}: allow it with --cors-origin ${record.origin}`}`,
         )
   }
 }
@@ -71,17 +76,24 @@ export function logAnswer(
 ): void {
   const entry = answer.journalEntry
   const { status } = answer
+  const code = status >= 400 ? errorCode(answer.body) : undefined
   log({
     level: status === 0 || status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info',
     method: incoming.method ?? '-',
     path: scrub(redactUrl(entry?.path ?? (incoming.url ?? '-').slice(0, 2048))),
     status,
     operation: entry?.operation ?? '-',
-    code: status >= 400 ? errorCode(answer.body) : undefined,
+    code,
     durationMs: Math.round((performance.now() - started) * 10) / 10,
     plan: entry?.plan ?? '-',
     caller: entry?.caller ?? '-',
+    ...(code === 'origin_not_allowed' ? { origin: printable(incoming.headers.origin) } : {}),
   })
+}
+
+/** A header as one printable token for a log line: at most 200 characters, anything but visible ASCII as `?`. */
+function printable(value: string | undefined): string {
+  return (value ?? '-').slice(0, 200).replace(/[^\x21-\x7e]/g, '?')
 }
 
 /** The `code` of an Error body; only error answers are read, so a success costs nothing here. */

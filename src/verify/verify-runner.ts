@@ -83,8 +83,12 @@ function enabled(probe: Probe, options: Pick<VerifyOptions, 'writes' | 'limits'>
   }
 }
 
-/** What a run with these options will cost, computed as `verify` computes it. Throws a `RangeError` on an unknown plan. */
-export function planVerification(options: Pick<VerifyOptions, 'plan' | 'writes' | 'limits' | 'maxTimeMs'>): VerifyPlan {
+/**
+ * What a run with these options will cost, computed as `verify` computes it. Throws a `RangeError` on an unknown plan.
+ * Takes `verify`'s own options object (only `plan`, `writes` and `limits` count): a `Pick` of those three refused it
+ * as an object literal (TS2353 on `baseUrl`).
+ */
+export function planVerification(options: Partial<VerifyOptions>): VerifyPlan {
   const plan = resolvePlan(options.plan)
   const active = probesInOrder().filter((probe) => enabled(probe, options))
   const limitRequests = active.filter((probe) => probe.needs === 'limits').reduce((sum, probe) => sum + probe.budget(plan), 0)

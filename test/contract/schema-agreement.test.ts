@@ -128,4 +128,27 @@ describe('fixtures/openapi.yaml', () => {
     const operation = operations.find((candidate) => candidate.operationId === operationId)!
     expect(Object.keys(operation.responses).sort()).toEqual(statuses)
   })
+
+  it.each([
+    ['listPets', [400]],
+    ['createPet', [413, 415, 507]],
+    ['getPet', [400, 410]],
+    ['listOrders', [501]],
+  ])("marks the simulator's own answers of %s x-petstore-sim, as the route table's simulatorStatuses say", (operationId, own) => {
+    // Issue #31, item 5: contract coverage tells the spec's answers from the simulator's by the route table; the document
+    // marks them, on the response or on the shared response it refers to.
+    const responses = operations.find((candidate) => candidate.operationId === operationId)!.responses as Record<
+      string,
+      { $ref?: string; 'x-petstore-sim'?: boolean }
+    >
+    const shared = (openApiDocument as unknown as { components: { responses: Record<string, { 'x-petstore-sim'?: boolean }> } }).components
+      .responses
+    const marked = Object.entries(responses)
+      .filter(
+        ([, response]) => (response.$ref === undefined ? response : shared[response.$ref.split('/').at(-1)!]!)['x-petstore-sim'] === true,
+      )
+      .map(([status]) => Number(status))
+    expect(marked).toEqual(own)
+    expect(apiRoutes.find((route) => route.operation === operationId)!.simulatorStatuses).toEqual(own)
+  })
 })

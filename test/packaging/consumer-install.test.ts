@@ -7,10 +7,9 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { packPackage } from '../support/packed-package.ts'
 
-const root = fileURLToPath(new URL('../../', import.meta.url))
 const mswMajors = ['2', '3'] as const
 
 /** Outside the repository, so that nothing resolves from its node_modules. */
@@ -92,9 +91,7 @@ function runInstalledCli(project: string): Promise<{ status: number; limit: stri
 const installs = new Map<string, Promise<{ project: string; install: Run }>>()
 
 beforeAll(async () => {
-  const packed = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', workDir], root, 60_000)
-  expect(packed.code, packed.output).toBe(0)
-  const tarball = join(workDir, readdirSync(workDir).find((name) => name.endsWith('.tgz'))!)
+  const { tarball } = packPackage(workDir)
   for (const major of mswMajors) {
     const project = join(workDir, `msw${major}`)
     mkdirSync(project)

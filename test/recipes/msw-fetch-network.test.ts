@@ -1,6 +1,7 @@
 // The fast msw 3 recipe of docs/in-process-speed.md, run as written: the simulator's handlers on msw 3's Fetch-level
 // network (patching globalThis.fetch only) instead of setupServer's socket-level interception, which runs undici's whole
 // client over a mocked socket for each request (0.8–1.1 ms; the Fetch-level network ~0.2 ms, measured by npm run bench).
+import { readFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { FetchInterceptor } from '@mswjs/interceptors/fetch/web'
 import { defineNetwork, InterceptorSource } from 'msw/experimental'
@@ -8,8 +9,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createSimulator } from '../../src/index.ts'
 
 const simulator = createSimulator({ baseUrl: 'http://petstore.test/v1' })
-// msw 3.0.5's types bundle their own declaration of the Interceptor class, which TypeScript then tells apart from the
-// installed @mswjs/interceptors' (a #private field): the same class at run time, hence the cast.
+// msw 3.0.5's types declare their own copy of the Interceptor class, which TypeScript tells apart from the installed
+// @mswjs/interceptors' (a #private field): the same class at run time, hence the cast.
 type SourceInterceptor = ConstructorParameters<typeof InterceptorSource>[0]['interceptors'][number]
 const network = defineNetwork({
   sources: [new InterceptorSource({ interceptors: [new FetchInterceptor() as unknown as SourceInterceptor] })],
@@ -20,6 +21,14 @@ const network = defineNetwork({
 })
 beforeAll(() => network.enable())
 afterAll(() => network.disable())
+
+it('is the recipe docs/in-process-speed.md shows (cast included: the page type-checks, test/docs-typecheck.test.ts)', () => {
+  const recipe = (text: string) => text.slice(text.indexOf('const simulator = '), text.indexOf('afterAll(() => network.disable())'))
+  const page = readFileSync(new URL('../../docs/in-process-speed.md', import.meta.url), 'utf8')
+  const section = page.slice(page.indexOf("## msw 3's Fetch-level network"))
+  expect(recipe(section)).toContain('as unknown as SourceInterceptor')
+  expect(recipe(section)).toBe(recipe(readFileSync(new URL(import.meta.url), 'utf8')))
+})
 
 it('answers the global fetch from the simulator: limits, errors and the journal as with setupServer', async () => {
   const headers = { Authorization: 'Bearer demo-free-key' }

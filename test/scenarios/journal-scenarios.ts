@@ -157,24 +157,32 @@ export function defineJournalScenarios(target: () => ApiTarget): void {
     const statuses = (operation: string) =>
       coverage.operations
         .find((entry) => entry.operation === operation)!
-        .statuses.map((status) => [status.status, status.documented, status.behaviour, status.forced, status.fault])
+        .statuses.map((status) => [status.status, status.origin ?? 'undocumented', status.behaviour, status.forced, status.fault])
+    // Whose answer each is (issue #31): the 400s and getPet's 410 are the simulator's own, marked x-petstore-sim.
     expect(statuses('listPets')).toEqual([
-      [200, true, 1, 0, 0],
-      [400, true, 0, 0, 0],
-      [401, true, 0, 0, 0],
-      [429, true, 0, 1, 0],
+      [200, 'spec', 1, 0, 0],
+      [400, 'simulator', 0, 0, 0],
+      [401, 'spec', 0, 0, 0],
+      [429, 'spec', 0, 1, 0],
     ])
     expect(statuses('getPet')).toEqual([
-      [200, true, 1, 0, 0],
-      [400, true, 0, 0, 0],
-      [401, true, 0, 0, 0],
-      [404, true, 0, 0, 0],
-      [410, true, 0, 0, 0],
-      [429, true, 0, 0, 0],
-      [503, false, 0, 0, 1],
+      [200, 'spec', 1, 0, 0],
+      [400, 'simulator', 0, 0, 0],
+      [401, 'spec', 0, 0, 0],
+      [404, 'spec', 0, 0, 0],
+      [410, 'simulator', 0, 0, 0],
+      [429, 'spec', 0, 0, 0],
+      [503, 'undocumented', 0, 0, 1],
     ])
+    expect(coverage.operations.find((entry) => entry.operation === 'getPet')!.statuses.at(-1)).toMatchObject({ documented: false })
     expect(coverage.deprecatedCalls).toEqual([{ operation: 'getPet', removal: '2030-12-05T00:00:00.000Z', calls: 2 }])
-    expect(coverage.summary).toMatchObject({ met: 3, undocumented: 1 })
+    expect(coverage.summary).toEqual({
+      spec: { documented: 13, met: 3 },
+      simulator: { documented: 7, met: 0 },
+      documented: 20,
+      met: 3,
+      undocumented: 1,
+    })
     expect(coverage.operations.map((operation) => operation.operation)).toEqual(['listPets', 'createPet', 'getPet', 'listOrders'])
   })
 }

@@ -12,10 +12,10 @@ export interface CliProcess {
   readonly exited: Promise<number | string>
 }
 
-/** Runs the real CLI with Node (the one running the tests) and no inherited `PETSTORE_SIM_*` variables. */
-export function runCli(args: readonly string[], env: Record<string, string> = {}): CliProcess {
+/** Runs the real CLI with Node (the one running the tests) and no inherited `PETSTORE_SIM_*` variables, in `cwd` if given. */
+export function runCli(args: readonly string[], env: Record<string, string> = {}, cwd?: string): CliProcess {
   const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PETSTORE_SIM_')))
-  const child = spawn(process.execPath, [binPath, ...args], { env: { ...cleanEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [binPath, ...args], { cwd, env: { ...cleanEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   let err = ''
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk))

@@ -129,7 +129,7 @@ $('download-har').onclick = function () {
 };
 function renderCoverage(coverage) {
   var summary = coverage.summary;
-  $('coverage-summary').textContent = summary.met + ' of ' + summary.documented + ' documented answers met' + (summary.undocumented ? ', ' + summary.undocumented + ' undocumented statuses answered' : '') + '.';
+  $('coverage-summary').textContent = summary.spec.met + ' of the spec\'s ' + summary.spec.documented + ' answers met, and ' + summary.simulator.met + ' of the simulator\'s own ' + summary.simulator.documented + (summary.undocumented ? ', ' + summary.undocumented + ' undocumented statuses answered' : '') + '.';
   var deprecated = coverage.deprecatedCalls.map(function (called) { return called.operation + ' (removed ' + (called.removal || '').slice(0, 10) + ') called ' + called.calls + ' times'; });
   $('coverage-deprecated').textContent = deprecated.length ? 'Deprecated: ' + deprecated.join('; ') : '';
   $('coverage-deprecated').hidden = deprecated.length === 0;
@@ -140,7 +140,7 @@ function renderCoverage(coverage) {
       var row = el('tr');
       row.dataset.operation = operation.operation;
       row.dataset.status = String(status.status);
-      row.append(el('td', '', index === 0 ? operation.operation + (operation.deprecated ? ' (deprecated)' : '') : ''), el('td', status.documented ? '' : 'bad', status.status + (status.documented ? '' : ' undocumented')), el('td', 'num' + (status.count === 0 ? ' never' : ''), status.count === 0 ? 'never' : status.count), el('td', 'num', status.behaviour), el('td', 'num', status.forced), el('td', 'num', status.fault));
+      row.append(el('td', '', index === 0 ? operation.operation + (operation.deprecated ? ' (deprecated)' : '') : ''), el('td', status.documented ? '' : 'bad', status.status + (status.documented ? (status.origin === 'simulator' ? ' (simulator)' : '') : ' undocumented')), el('td', 'num' + (status.count === 0 ? ' never' : ''), status.count === 0 ? 'never' : status.count), el('td', 'num', status.behaviour), el('td', 'num', status.forced), el('td', 'num', status.fault));
       body.appendChild(row);
     });
   });

@@ -51,6 +51,11 @@ export interface ApiRouteDefinition {
   /** Every status the operation answers, as the OpenAPI document lists them (a test keeps the two equal): what `Prefer: code=` and fault rules may force. */
   readonly statuses: readonly number[]
   /**
+   * Of `statuses`, those that are the simulator's own rather than the spec's: its answers where the spec is silent,
+   * marked `x-petstore-sim` in the OpenAPI document (a test keeps the two equal). Contract coverage counts them apart.
+   */
+  readonly simulatorStatuses: readonly number[]
+  /**
    * The operation's answer for a forced status (`Prefer: code=`, a fault
    * rule), computed without changing any state: for an error status, the
    * `ApiError` the real API would send; for its success status, the body it
@@ -80,6 +85,7 @@ export const apiRoutes = [
       body: state.petJson.array(state.store.list(parseListPetsQuery(new URLSearchParams(request.query)))),
     }),
     statuses: [200, 400, 401, 429],
+    simulatorStatuses: [400],
     forced: ({ request, state, status }) =>
       status === 200
         ? {
@@ -107,6 +113,7 @@ export const apiRoutes = [
         return { status: 201, body: pet, headers: { Location: `${state.basePath}/pets/${pet.id}` } }
       }),
     statuses: [201, 400, 401, 413, 415, 429, 507],
+    simulatorStatuses: [413, 415, 507],
     async forced({ request, state, status }) {
       if (status === 400) return new ApiError('invalid_body', 'Invalid pet: name: is required (forced)')
       if (status === 507) return storeFull()
@@ -140,6 +147,7 @@ export const apiRoutes = [
       return { status: 200, body: new JsonText(state.petJson.one(pet)) }
     },
     statuses: [200, 400, 401, 404, 410, 429],
+    simulatorStatuses: [400, 410],
     forced({ params, state, status }) {
       const id = safely(() => parsePetId(params.petId ?? ''), 1)
       if (status === 200) return { status: 200, body: state.store.get(id) ?? { id, name: 'Forced', categoryId: 1, status: 'available' } }
@@ -164,6 +172,7 @@ export const apiRoutes = [
       )
     },
     statuses: [401, 429, 501],
+    simulatorStatuses: [501],
   },
 ] as const satisfies readonly ApiRouteDefinition[]
 

@@ -1,11 +1,16 @@
 /** How an answer came about: the operation's behaviour, `Prefer: code=`, or a fault rule. */
 export type AnswerKind = 'behaviour' | 'forced' | 'fault'
 
+/** Whose answer a documented status is: the spec's, or the simulator's own where the spec is silent (`x-petstore-sim`). */
+export type AnswerOrigin = 'spec' | 'simulator'
+
 /** One status of an operation: how often it was answered, and how. */
 export interface StatusCoverage {
   readonly status: number
   /** Whether the OpenAPI document lists it for the operation. An undocumented one is a finding. */
   readonly documented: boolean
+  /** Of a documented status: whether the spec documents it, or the simulator adds it (413, 415, 507, 410, 501…). */
+  readonly origin?: AnswerOrigin
   readonly count: number
   readonly behaviour: number
   readonly forced: number
@@ -39,7 +44,11 @@ export interface ContractCoverage {
   /** The deprecated operations that were called, with their removal date: calls to move off. */
   readonly deprecatedCalls: ReadonlyArray<{ readonly operation: string; readonly removal: string | undefined; readonly calls: number }>
   readonly summary: {
-    /** Documented statuses, over all operations. */
+    /** The spec's own answers (statuses), over all operations, and how many were answered at least once. */
+    readonly spec: { readonly documented: number; readonly met: number }
+    /** The simulator's own answers where the spec is silent, over all operations, and how many were answered. */
+    readonly simulator: { readonly documented: number; readonly met: number }
+    /** Documented statuses, over all operations: the spec's and the simulator's. */
     readonly documented: number
     /** Documented statuses answered at least once. */
     readonly met: number
@@ -54,6 +63,8 @@ export interface CoveredOperation {
   readonly method: string
   readonly path: string
   readonly statuses: readonly number[]
+  /** Of `statuses`, the simulator's own (see `AnswerOrigin`). */
+  readonly simulatorStatuses: readonly number[]
   readonly deprecated?: boolean
 }
 
@@ -92,18 +103,22 @@ export function createCoverageTally(
       counts = new Map()
     },
     report() {
-      let documented = 0
-      let met = 0
+      const tally = { spec: { documented: 0, met: 0 }, simulator: { documented: 0, met: 0 } }
       let undocumented = 0
       const list = operations.map((operation): OperationCoverage => {
         const byStatus = counts.get(operation.operation) ?? new Map<number, [number, number, number]>()
         const seen = [...byStatus.keys()].filter((status) => !operation.statuses.includes(status)).sort((a, b) => a - b)
         const statuses = [
-          ...operation.statuses.map((status) => statusCoverage(status, true, byStatus.get(status))),
-          ...seen.map((status) => statusCoverage(status, false, byStatus.get(status))),
+          ...operation.statuses.map((status) =>
+            statusCoverage(status, operation.simulatorStatuses.includes(status) ? 'simulator' : 'spec', byStatus.get(status)),
+          ),
+          ...seen.map((status) => statusCoverage(status, undefined, byStatus.get(status))),
         ]
-        documented += operation.statuses.length
-        met += statuses.filter((status) => status.documented && status.count > 0).length
+        for (const status of statuses) {
+          if (status.origin === undefined) continue
+          tally[status.origin].documented++
+          if (status.count > 0) tally[status.origin].met++
+        }
         undocumented += seen.length
         const removalAt = operation.deprecated === true ? removal(operation.operation) : undefined
         return {
@@ -123,15 +138,26 @@ export function createCoverageTally(
         deprecatedCalls: list
           .filter((operation) => operation.deprecated && operation.calls > 0)
           .map(({ operation, removal: removed, calls }) => ({ operation, removal: removed, calls })),
-        summary: { documented, met, undocumented },
+        summary: {
+          ...tally,
+          documented: tally.spec.documented + tally.simulator.documented,
+          met: tally.spec.met + tally.simulator.met,
+          undocumented,
+        },
       }
     },
   }
 }
 
-function statusCoverage(status: number, documented: boolean, tally: readonly [number, number, number] | undefined): StatusCoverage {
+/** `origin`: whose documented answer the status is; `undefined` for a status the document does not list. */
+function statusCoverage(
+  status: number,
+  origin: AnswerOrigin | undefined,
+  tally: readonly [number, number, number] | undefined,
+): StatusCoverage {
   const [behaviour, forced, fault] = tally ?? [0, 0, 0]
-  return { status, documented, count: behaviour + forced + fault, behaviour, forced, fault }
+  const count = behaviour + forced + fault
+  return { status, documented: origin !== undefined, ...(origin === undefined ? {} : { origin }), count, behaviour, forced, fault }
 }
 
 /**
@@ -139,11 +165,13 @@ function statusCoverage(status: number, documented: boolean, tally: readonly [nu
  *
  * @example
  * coverageSummary(simulator.coverage())
- * // 'contract coverage: 9 of 19 documented answers met; deprecated getPet (removed 2030-12-05) called 3 times'
+ * // 'contract coverage: 7 of the spec's 13 answers met, and 2 of the simulator's own 7; deprecated getPet (removed 2030-12-05) called 3 times'
  */
 export function coverageSummary(coverage: ContractCoverage): string {
-  const { documented, met, undocumented } = coverage.summary
-  const parts = [`contract coverage: ${met} of ${documented} documented answers met`]
+  const { spec, simulator, undocumented } = coverage.summary
+  const parts = [
+    `contract coverage: ${spec.met} of the spec's ${spec.documented} answers met, and ${simulator.met} of the simulator's own ${simulator.documented}`,
+  ]
   if (undocumented > 0) parts.push(`${undocumented} undocumented ${undocumented === 1 ? 'status' : 'statuses'} answered`)
   for (const call of coverage.deprecatedCalls) {
     parts.push(
@@ -164,9 +192,8 @@ export function coverageMarkdown(coverage: ContractCoverage): string {
     lines.push('| status | documented | answered | by behaviour | forced | by a fault rule |', '| --- | --- | --- | --- | --- | --- |')
     for (const status of operation.statuses) {
       const answered = status.count === 0 ? '**never**' : String(status.count)
-      lines.push(
-        `| ${status.status} | ${status.documented ? 'yes' : '**no**'} | ${answered} | ${status.behaviour} | ${status.forced} | ${status.fault} |`,
-      )
+      const documented = status.origin === undefined ? '**no**' : status.origin === 'spec' ? 'yes, the spec' : "yes, the simulator's own"
+      lines.push(`| ${status.status} | ${documented} | ${answered} | ${status.behaviour} | ${status.forced} | ${status.fault} |`)
     }
     lines.push('')
   }

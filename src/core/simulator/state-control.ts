@@ -21,7 +21,27 @@ import {
   type StateSnapshot,
 } from './state-snapshot.ts'
 
-/** The parts of one simulator whose state a reset, a scenario or a snapshot replaces. */
+/**
+ * A fault rule or a key of the simulator's own options (`faults`, `keys`) that cannot be used. Apart from a
+ * scenario's own (`Scenario <name>: …`), so that the message names the option, and the CLI the flag or the config
+ * file's key it came from: "Scenario default: …" named neither (issue #31).
+ */
+export class SimulatorOptionError extends RangeError {
+  /** The option the value came from. */
+  readonly option: 'faults' | 'keys'
+  /** For `faults`: the rule's index in the array. */
+  readonly index: number | undefined
+  /** The problem, without the option's name. */
+  readonly problem: string
+
+  constructor(option: 'faults' | 'keys', index: number | undefined, problem: string) {
+    super(`${option}${index === undefined ? '' : `[${index}]`}: ${problem}`)
+    this.option = option
+    this.index = index
+    this.problem = problem
+  }
+}
+
 /** What scenarios are made from: the user's scenarios and the options they fall back on. {@link StateControl.reconfigure} replaces it. */
 export interface StateConfig {
   readonly scenarios: ReadonlyMap<string, ScenarioDefinition>
@@ -102,18 +122,33 @@ export function createStateControl(parts: StateParts): StateControl {
       const rules = definition.faults ?? config.faultRules
       // Checked on rules of their own, so that a bad rule changes nothing.
       const check = createFaultRules(parts.table, () => 0, parts.basePath)
-      for (const rule of rules) check.add(rule)
+      for (const [index, rule] of rules.entries()) {
+        try {
+          check.add(rule)
+        } catch (error) {
+          if (definition.faults !== undefined) throw error
+          throw new SimulatorOptionError('faults', index, (error as Error).message)
+        }
+      }
       const spec = definition.keys ?? config.keys
+      let keyRing: KeyRing
+      try {
+        keyRing = createKeyRing(spec ?? demoKeys)
+      } catch (error) {
+        if (definition.keys !== undefined) throw error
+        throw new SimulatorOptionError('keys', undefined, (error as Error).message)
+      }
       return {
         name,
         definition,
         pets: checkOnly ? [] : scenarioPets(definition, config.catalogue),
-        keyRing: createKeyRing(spec ?? demoKeys),
+        keyRing,
         demoKeys: spec === undefined,
         faults: rules,
         clockSet: definition.clock?.set === undefined ? undefined : toEpochMilliseconds(definition.clock.set),
       }
     } catch (error) {
+      if (error instanceof SimulatorOptionError) throw error
       throw new RangeError(`Scenario ${name}: ${(error as Error).message}`, { cause: error })
     }
   }

@@ -11,6 +11,7 @@ const route = (operation: string, method: ApiRouteDefinition['method'], path: st
   path,
   resolve: () => ({ status: 200, body: operation }),
   statuses: [200],
+  simulatorStatuses: [],
 })
 
 const definitions = [

@@ -1,13 +1,16 @@
 // The Jest recipe (docs/recipes.md), run by test/recipes/jest.test.ts on msw 3 and on msw 2. Named *.jest.js so that
 // Vitest leaves it alone; in a project of your own, pets.test.js.
+import { afterAll, afterEach, beforeAll, expect, test } from '@jest/globals'
 import { setupServer } from 'msw/node'
 import { createManualClock, createSimulator } from 'petstore-sim'
 
 const simulator = createSimulator({ seed: 42, clock: createManualClock('2030-01-01T00:00:00Z') })
 const server = setupServer(...simulator.handlers)
 
-// msw 3 names this option onUnhandledFrame, msw 2 onUnhandledRequest: each reads its own and ignores the other.
-beforeAll(() => server.listen({ onUnhandledFrame: 'error', onUnhandledRequest: 'error' }))
+// msw 3 names this option onUnhandledFrame, msw 2 onUnhandledRequest: each reads its own and ignores the other. In a
+// constant (`as const` in TypeScript): written inline, TypeScript refuses the name the other major reads (TS2353).
+const unhandled = /** @type {const} */ ({ onUnhandledFrame: 'error', onUnhandledRequest: 'error' })
+beforeAll(() => server.listen(unhandled))
 afterEach(() => {
   server.resetHandlers()
   simulator.reset()
