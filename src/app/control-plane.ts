@@ -9,6 +9,7 @@ import { journalRoutes } from './journal-routes.ts'
 import { dashboardResponse } from './dashboard/dashboard-page.ts'
 import { createEventStreams, type EventStreamOptions } from './dashboard/event-stream.ts'
 import { createStateRoutes } from './state-routes.ts'
+import { createPactRoutes } from './pact-routes.ts'
 import { adminTokenProblem, guard } from './control-guard.ts'
 
 /** The path under which the control endpoints live, outside the API prefix. */
@@ -50,7 +51,8 @@ export interface ControlRoute {
  * - `GET /__sim/` (and `/__sim`): the dashboard, one self-contained page;
  * - `GET /__sim/state`: `simulator.state()`, what the dashboard shows;
  * - `GET /__sim/events`: server-sent events of requests and state changes, for the dashboard;
- * - `GET|PUT /__sim/snapshot`, `GET|POST /__sim/scenario`: the whole state, and scenarios (`state-routes.ts`).
+ * - `GET|PUT /__sim/snapshot`, `GET|POST /__sim/scenario`: the whole state, and scenarios (`state-routes.ts`);
+ * - `GET /__sim/requests.pact`, `POST /__sim/provider-states`: Pact both ways (`pact-routes.ts`).
  */
 export interface ControlPlane {
   /** Every method a control route uses. */
@@ -158,6 +160,7 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
       },
     },
     ...createStateRoutes(simulator, readJson),
+    ...createPactRoutes(simulator, readJson),
   ]
 
   return {
