@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Pact } from '../src/core/journal/pact-export.ts'
+import { createNodeApp } from '../src/node/node-app.ts'
 import { startServer, type RunningServer } from '../src/node/server.ts'
 import { startDriftProxy } from './support/drift-proxy.ts'
 
@@ -16,7 +17,7 @@ const { Verifier } = await import('@pact-foundation/pact')
 const directory = mkdtempSync(join(tmpdir(), 'petstore-sim-pact-'))
 const servers: RunningServer[] = []
 const start = async (seed: number) => {
-  const server = await startServer({ port: 0, host: '127.0.0.1', log: 'silent', seed })
+  const server = await startServer({ app: createNodeApp({ seed }), port: 0, host: '127.0.0.1', log: 'silent' })
   servers.push(server)
   return server
 }

@@ -1,3 +1,4 @@
+import { defaults } from '../simulator/defaults.ts'
 import type { JournalBody } from '../simulator/journal-exchange.ts'
 import type { JournalEntry } from '../simulator/request-journal.ts'
 import { bodyMatchers, bodySchemaOf, pactHeaderMatchers, ruleSet, type PactMatcher, type PactRuleSet } from './pact-matching-rules.ts'
@@ -12,9 +13,6 @@ export interface PactOptions {
   /** The provider's name in the pact. Default `animal-store`. */
   readonly provider?: string | undefined
 }
-
-/** The default names of a pact's consumer and provider. */
-export const pactDefaults = { consumer: 'animal-store-consumer', provider: 'animal-store' } as const
 
 /** A body in a V4 pact: JSON content, or text. */
 export interface PactBody {
@@ -79,8 +77,8 @@ export function toPact(entries: readonly JournalEntry[], options: PactOptions = 
     seen.set(interaction.key, { ...interaction.value, description })
   }
   return {
-    consumer: { name: options.consumer ?? pactDefaults.consumer },
-    provider: { name: options.provider ?? pactDefaults.provider },
+    consumer: { name: options.consumer ?? defaults.pact.consumer },
+    provider: { name: options.provider ?? defaults.pact.provider },
     interactions: [...seen.values()],
     metadata: {
       pactSpecification: { version: '4.0' },

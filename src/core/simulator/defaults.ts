@@ -27,6 +27,8 @@ export const defaults = Object.freeze({
    * 40 such clients asking for a 13 MB journal whole took RSS from 100 to 804 MiB (issue #20).
    */
   journalPageBytes: 1024 * 1024,
+  /** The parties a pact exported from the journal names (`journal.toPact`, `GET /__sim/requests.pact`, `--pact`). */
+  pact: Object.freeze({ consumer: 'animal-store-consumer', provider: 'animal-store' }),
   ban: Object.freeze({ after: 10, durationMs: 10 * 60_000 }),
   /**
    * The most rate-limit buckets kept for callers without a valid key (one per
