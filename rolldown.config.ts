@@ -8,7 +8,8 @@
 //   Together they were half of the time of importing the package and creating a simulator (test/bench/cold-start.ts).
 // - dist/browser: the main entry as everywhere else gets it (browsers through their bundler, workers; Deno and Bun
 //   match `node` and get dist/lib),
-//   with zod and faker imported statically: there is no synchronous loading on demand there.
+//   with zod and faker imported statically: there is no synchronous loading on demand there. `journal.toPact` is
+//   left out (`core/journal/pact-module.ts` swapped for `pact-module-browser.ts`); the control plane keeps the export.
 // - dist/lib/zod.cjs, dist/lib/faker.cjs: the pinned zod/mini and faker's `SimpleFaker`, as CommonJS, for `require`.
 import { fileURLToPath } from 'node:url'
 import { defineConfig, type Plugin } from 'rolldown'
@@ -21,6 +22,18 @@ const onDemand = new Map([
   [source('src/core/api/zod-module.ts'), source('src/node/zod-on-demand.ts')],
   [source('src/core/catalogue/faker-module.ts'), source('src/node/faker-on-demand.ts')],
 ])
+
+/** In the browser build, each module here is replaced by one that leaves its weight out of every setupWorker page. */
+const leftOutInBrowsers = new Map([[source('src/core/journal/pact-module.ts'), source('src/core/journal/pact-module-browser.ts')]])
+
+const leftOutInBrowser: Plugin = {
+  name: 'left-out-in-browser',
+  async resolveId(specifier, importer, options) {
+    const resolved = await this.resolve(specifier, importer, { ...options, skipSelf: true })
+    const replacement = resolved === null ? undefined : leftOutInBrowsers.get(resolved.id)
+    return replacement ?? resolved
+  },
+}
 
 const onDemandInNode: Plugin = {
   name: 'on-demand-in-node',
@@ -104,6 +117,7 @@ export default defineConfig([
     input: { index: 'src/index.ts' },
     platform: 'browser',
     external,
+    plugins: [leftOutInBrowser],
     logLevel: 'warn',
     output: { dir: 'dist/browser', format: 'esm', chunkFileNames: 'chunks/[name]-[hash].js' },
   },

@@ -75,6 +75,8 @@ export type { StandardSchemaV1 } from './core/api/standard-schema.ts'
 export const { ErrorBodySchema, NewPetSchema, PetSchema, PetsSchema, PetStatusSchema } = publicSchemas
 export { createApp, type App, type AppOptions } from './app/app.ts'
 export { controlPath, type ControlOptions } from './app/control-plane.ts'
+export { applyProviderState, type ProviderStateRequest, type ProviderStateResult } from './core/state/provider-states.ts'
+export type { Pact, PactInteraction, PactOptions } from './core/journal/pact-export.ts'
 export { exposedHeaders } from './app/cors.ts'
 export type { OpenApiDocumentSource } from './app/openapi-route.ts'
 export { createApiHandlers } from './handlers/api-handlers.ts'

@@ -9,6 +9,7 @@ import { journalRoutes } from './journal-routes.ts'
 import { dashboardResponse } from './dashboard/dashboard-page.ts'
 import { createEventStreams, type EventStreamOptions } from './dashboard/event-stream.ts'
 import { createStateRoutes } from './state-routes.ts'
+import { createPactRoutes } from './pact-routes.ts'
 import { adminTokenProblem, guard } from './control-guard.ts'
 import { createHostPolicy } from '../core/access/host-policy.ts'
 
@@ -54,7 +55,8 @@ export interface ControlRoute {
  * - `GET /__sim/` (and `/__sim`): the dashboard, one self-contained page;
  * - `GET /__sim/state`: `simulator.state()`, what the dashboard shows;
  * - `GET /__sim/events`: server-sent events of requests and state changes, for the dashboard;
- * - `GET|PUT /__sim/snapshot`, `GET|POST /__sim/scenario`: the whole state, and scenarios (`state-routes.ts`).
+ * - `GET|PUT /__sim/snapshot`, `GET|POST /__sim/scenario`: the whole state, and scenarios (`state-routes.ts`);
+ * - `GET /__sim/requests.pact`, `POST /__sim/provider-states`: Pact both ways (`pact-routes.ts`).
  */
 export interface ControlPlane {
   /** Every method a control route uses. */
@@ -163,6 +165,7 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
       },
     },
     ...createStateRoutes(simulator, readJson),
+    ...createPactRoutes(simulator, readJson),
   ]
 
   return {

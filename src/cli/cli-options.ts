@@ -38,6 +38,9 @@ export interface CliOptions extends StateCliOptions {
   requestTimeout: number
   maxPipelined: number
   coverage?: string
+  pact?: string
+  pactConsumer: string
+  pactProvider: string
   corsOrigin: string[]
   maxPets: number
 }
@@ -185,6 +188,9 @@ export function createProgram(): Command {
         .default(defaults.maxPipelinedRequests),
     )
     .addOption(option('--coverage <file>', 'write contract coverage at shutdown: Markdown if the name ends in .md, else JSON', 'COVERAGE'))
+    .addOption(option('--pact <file>', "write the journal as a Pact 4 file at shutdown (GET /__sim/requests.pact's pact)", 'PACT'))
+    .addOption(option('--pact-consumer <name>', "the consumer's name in the --pact file", 'PACT_CONSUMER').default(defaults.pact.consumer))
+    .addOption(option('--pact-provider <name>', "the provider's name in the --pact file", 'PACT_PROVIDER').default(defaults.pact.provider))
     .addOption(
       option(
         '--cors-origin <origin>',

@@ -25,7 +25,7 @@ import { coverageMarkdown, coverageSummary } from '../core/simulator/contract-co
 /** Exit code for bad flags, unreadable files and a port that cannot be bound. */
 export const usageExitCode = 2
 
-/** Exit code at shutdown when `--state` or `--coverage` could not be written: the run itself went well. */
+/** Exit code at shutdown when `--state`, `--coverage` or `--pact` could not be written: the run itself went well. */
 const notSavedExitCode = 1
 
 /**
@@ -365,6 +365,7 @@ function stopOnSignals(running: RunningServer, options: CliOptions, output: Guar
       })
       .then(() => {
         reportCoverage(running, options, output)
+        writePact(running, options)
         process.exit(process.exitCode ?? 0)
       })
   }
@@ -382,6 +383,18 @@ function reportCoverage(running: RunningServer, options: CliOptions, output: Gua
     writeFileSync(options.coverage, text)
   } catch (error) {
     process.stderr.write(`petstore-sim: --coverage: cannot write ${options.coverage} (${(error as Error).message})\n`)
+    process.exitCode = notSavedExitCode
+  }
+}
+
+/** At shutdown: the journal as a Pact 4 file to `--pact <file>` (docs/pact.md). */
+function writePact(running: RunningServer, options: CliOptions): void {
+  if (options.pact === undefined) return
+  try {
+    const pact = running.simulator.journal.toPact({ consumer: options.pactConsumer, provider: options.pactProvider })
+    writeFileSync(options.pact, `${JSON.stringify(pact, null, 2)}\n`)
+  } catch (error) {
+    process.stderr.write(`petstore-sim: --pact: cannot write ${options.pact} (${(error as Error).message})\n`)
     process.exitCode = notSavedExitCode
   }
 }

@@ -21,6 +21,10 @@ export const errorCatalogue = {
     status: 400,
     when: '`POST /__sim/faults` with more than 100 rules, or that would put more than 1,000 rules in force; nothing is added.',
   },
+  invalid_provider_state: {
+    status: 400,
+    when: '`POST /__sim/provider-states` with a state the simulator does not know, or params that do not fit it; the message lists the states.',
+  },
   missing_api_key: { status: 401, when: 'No `Authorization` header, another scheme than Bearer, or an empty token.' },
   invalid_api_key: { status: 401, when: 'A Bearer token that is not a known API key.' },
   admin_unauthorized: { status: 401, when: 'A control endpoint (`/__sim/*`) called without the admin token it requires.' },

@@ -34,6 +34,8 @@ export const defaults = Object.freeze({
    * dropped at once and frees its place.
    */
   maxPendingWaits: 256,
+  /** The parties a pact exported from the journal names (`journal.toPact`, `GET /__sim/requests.pact`, `--pact`). */
+  pact: Object.freeze({ consumer: 'animal-store-consumer', provider: 'animal-store' }),
   ban: Object.freeze({ after: 10, durationMs: 10 * 60_000 }),
   /**
    * The most rate-limit buckets kept for callers without a valid key (one per

@@ -1,0 +1,57 @@
+import { ApiError } from '../core/pipeline/api-error.ts'
+import { jsonResponse, type PlainRequest, type PlainResponse } from '../core/pipeline/plain-http.ts'
+import { parseJournalFilter } from '../core/simulator/journal-filter.ts'
+import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
+import { applyProviderState } from '../core/state/provider-states.ts'
+// Not `journal.toPact`: the browser build leaves that out (core/journal/pact-module.ts), the control plane keeps it.
+import { toPact } from '../core/journal/pact-export.ts'
+
+/** A control route, as the control plane registers it (`{id}`-free paths under `/__sim`). */
+interface PactRoute {
+  readonly method: 'GET' | 'POST'
+  readonly path: string
+  readonly name: string
+  readonly resolve: (request: PlainRequest) => PlainResponse | Promise<PlainResponse>
+}
+
+/** Names of a pact's parties: letters, digits and a few separators, as brokers show them in URLs. */
+const partyName = /^[A-Za-z0-9][A-Za-z0-9 ._@/-]{0,127}$/
+
+/**
+ * Pact both ways (docs/pact.md):
+ *
+ * - `GET /__sim/requests.pact?consumer=&provider=` and every journal filter: `journal.toPact`, a Pact 4 file
+ *   (`Content-Disposition: attachment`);
+ * - `POST /__sim/provider-states` with `{"state", "params", "action"}`, the body Pact's verifier posts to a
+ *   provider-state URL: `applyProviderState`, 200 with the state as applied, 400 `invalid_provider_state`.
+ *
+ * @param readJson the control plane's reader of JSON bodies (undefined for none).
+ */
+export function createPactRoutes(simulator: SimulatorCore, readJson: (request: PlainRequest) => Promise<unknown>): PactRoute[] {
+  return [
+    {
+      method: 'GET',
+      path: '/requests.pact',
+      name: 'requestsPact',
+      resolve(request) {
+        const { filter, extra } = parseJournalFilter(request.query, simulator.basePath, ['consumer', 'provider'])
+        for (const [name, value] of Object.entries(extra)) {
+          if (!partyName.test(value)) {
+            throw new ApiError(
+              'invalid_query_parameter',
+              `${name} must be 1 to 128 letters, digits, spaces or ._@/- (got ${JSON.stringify(value)})`,
+            )
+          }
+        }
+        const pact = toPact(simulator.journal.find(filter), { consumer: extra.consumer, provider: extra.provider })
+        return jsonResponse(pact, 200, { 'Content-Disposition': 'attachment; filename="petstore-sim.pact.json"' })
+      },
+    },
+    {
+      method: 'POST',
+      path: '/provider-states',
+      name: 'providerState',
+      resolve: async (request) => jsonResponse(applyProviderState(simulator, await readJson(request)), 200),
+    },
+  ]
+}
