@@ -2,7 +2,7 @@
 // Only msw, the peer dependency, stays outside: users bring their own.
 //
 // - dist/lib: the Node build (exports' `node` condition): the library's entries and the CLI. zod and faker's
-//   `SimpleFaker` are not in its start-up path: `core/api/zod-module.ts` and `core/catalogue/faker-module.ts` are
+//   `SimpleFaker` are not in its start-up path: `core/model/zod-module.ts` and `core/catalogue/faker-module.ts` are
 //   swapped for `node/zod-on-demand.ts` and `node/faker-on-demand.ts`, which `require` dist/lib/zod.cjs and
 //   dist/lib/faker.cjs (built below) the first time a schema is built or a simulator is given `generatePet`.
 //   Together they were half of the time of importing the package and creating a simulator (test/bench/cold-start.ts).
@@ -19,7 +19,7 @@ const external = [/^msw(\/.*)?$/]
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 /** In the Node build, each module here is replaced by the one that loads its package when it is first needed. */
 const onDemand = new Map([
-  [source('src/core/api/zod-module.ts'), source('src/node/zod-on-demand.ts')],
+  [source('src/core/model/zod-module.ts'), source('src/node/zod-on-demand.ts')],
   [source('src/core/catalogue/faker-module.ts'), source('src/node/faker-on-demand.ts')],
 ])
 

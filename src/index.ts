@@ -1,9 +1,9 @@
-import { publicSchemas } from './core/api/schemas.ts'
+import { publicSchemas } from './core/model/schemas.ts'
 export { createSimulator, demoKeySpec, resolveBaseUrl, type Simulator, type SimulatorFetch, type SimulatorOptions } from './simulator.ts'
 export { createSimulatorCore, type SimulatorCore } from './core/simulator/simulator-core.ts'
-export { defaults } from './core/simulator/defaults.ts'
-export { ApiError, type ErrorBody } from './core/pipeline/api-error.ts'
-export { errorCatalogue, type ErrorCode } from './core/pipeline/error-codes.ts'
+export { defaults } from './core/defaults.ts'
+export { ApiError, type ErrorBody } from './core/http/api-error.ts'
+export { errorCatalogue, type ErrorCode } from './core/http/error-codes.ts'
 export { createManualClock, createSimulatorClock, systemClock } from './core/time/clock.ts'
 export type { Clock, Instant, ManualClock, SimulatorClock } from './core/time/clock.ts'
 export { createKeyRing, type ApiKey, type KeyRing, type KeySpec } from './core/access/api-keys.ts'
@@ -26,7 +26,7 @@ export {
 } from './core/catalogue/seed-pets.ts'
 export type { PetFaker } from './core/catalogue/pet-faker.ts'
 export { parseFixturePets } from './core/catalogue/fixture-pets.ts'
-export { getPetDeprecation, type DeprecationPolicy } from './core/api/deprecation.ts'
+export { getPetDeprecation, type DeprecationPolicy } from './core/operations/deprecation.ts'
 export {
   createRequestJournal,
   type JournalEntry,
@@ -36,10 +36,10 @@ export {
   type RequestCounts,
   type JournalWaitOptions,
   type RequestJournal,
-} from './core/simulator/request-journal.ts'
-export type { JournalBody, JournalRequest, JournalResponse } from './core/simulator/journal-exchange.ts'
-export type { JournalFilter, JournalOperation } from './core/simulator/journal-filter.ts'
-export type { Har, HarEntry } from './core/simulator/journal-har.ts'
+} from './core/journal/request-journal.ts'
+export type { JournalBody, JournalRequest, JournalResponse } from './core/journal/journal-exchange.ts'
+export type { JournalFilter, JournalOperation } from './core/journal/journal-filter.ts'
+export type { Har, HarEntry } from './core/journal/journal-har.ts'
 export {
   coverageMarkdown,
   coverageSummary,
@@ -47,7 +47,7 @@ export {
   type ContractCoverage,
   type OperationCoverage,
   type StatusCoverage,
-} from './core/simulator/contract-coverage.ts'
+} from './core/journal/contract-coverage.ts'
 export type { SimulatorEvent, SimulatorEventListener, SimulatorEvents } from './core/simulator/simulator-events.ts'
 export type {
   FaultKindSnapshot,
@@ -55,11 +55,11 @@ export type {
   OperationSnapshot,
   SimulatorSnapshot,
   WindowSnapshot,
-} from './core/simulator/simulator-state.ts'
-export { defaultLimit, maxLimit, minLimit } from './core/api/request-parsing.ts'
-export { apiRoutes, type ApiRouteDefinition, type OperationName } from './core/api/api-routes.ts'
-export type { PlainRequest, PlainResponse, TransportFacts } from './core/pipeline/plain-http.ts'
-export type { Latency } from './core/simulator/simulator-context.ts'
+} from './core/state/simulator-status.ts'
+export { defaultLimit, maxLimit, minLimit } from './core/operations/request-parsing.ts'
+export { apiRoutes, type ApiRouteDefinition, type OperationName } from './core/operations/api-routes.ts'
+export type { PlainRequest, PlainResponse, TransportFacts } from './core/http/plain-http.ts'
+export type { Latency } from './core/operations/operation-context.ts'
 export {
   faultOnlyStatuses,
   transportFaults,
@@ -69,8 +69,8 @@ export {
   type TransportFault,
 } from './core/faults/fault-rules.ts'
 export { parseFaultText } from './core/faults/fault-text.ts'
-export { petStatuses, type NewPet, type Pet, type PetStatus } from './core/api/pet-types.ts'
-export type { StandardSchemaV1 } from './core/api/standard-schema.ts'
+export { petStatuses, type NewPet, type Pet, type PetStatus } from './core/model/pet-types.ts'
+export type { StandardSchemaV1 } from './core/model/standard-schema.ts'
 /** Standard Schemas (https://standardschema.dev) of the API's bodies, the ones the simulator validates with. */
 export const { ErrorBodySchema, NewPetSchema, PetSchema, PetsSchema, PetStatusSchema } = publicSchemas
 export { createApp, type App, type AppOptions } from './app/app.ts'

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { ContractCoverage } from '../src/core/simulator/contract-coverage.ts'
+import type { ContractCoverage } from '../src/core/journal/contract-coverage.ts'
 import { createSimulator } from '../src/index.ts'
 import { startCli } from './support/cli-process.ts'
 

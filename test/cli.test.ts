@@ -8,7 +8,7 @@ import { runCli, startCli } from './support/cli-process.ts'
 import { checkedFetch } from './support/checked-fetch.ts'
 import { rawExchange, statusAndCode } from './support/raw-http.ts'
 import { parsePlan, planNames } from '../src/core/access/plans.ts'
-import { transportFaults } from '../src/core/faults/fault-kinds.ts'
+import { transportFaults } from '../src/core/http/fault-kinds.ts'
 import { parseFaultText } from '../src/core/faults/fault-text.ts'
 
 type Started = Awaited<ReturnType<typeof startCli>>
@@ -75,7 +75,7 @@ describe('petstore-sim --help and --version', () => {
     for (const form of listed!) expect(parsePlan(form.replace('<perMinute>/<perDay>', '5/50')).name).toBe(form.split(':')[0])
   })
 
-  it('lists exactly the transport fault kinds of core/faults/fault-kinds.ts for --fault, each one a rule parseFaultText reads', async () => {
+  it('lists exactly the transport fault kinds of core/http/fault-kinds.ts for --fault, each one a rule parseFaultText reads', async () => {
     const cli = runCli(['--help'])
     expect(await cli.exited).toBe(0)
     const help = cli.stdout().replace(/\s+/g, ' ')

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createProgram } from '../src/cli/cli-options.ts'
-import { defaults } from '../src/core/simulator/defaults.ts'
+import { defaults } from '../src/core/defaults.ts'
 import { createSimulatorCore } from '../src/core/simulator/simulator-core.ts'
 
 describe('defaults are declared once', () => {

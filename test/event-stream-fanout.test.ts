@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createApp } from '../src/app/app.ts'
 import { createEventStreams, maxEventStreams } from '../src/app/dashboard/event-stream.ts'
-import type { StreamSink } from '../src/core/pipeline/plain-http.ts'
+import type { StreamSink } from '../src/core/http/plain-http.ts'
 import { createSimulatorCore } from '../src/core/simulator/simulator-core.ts'
 
 // Issue #20, item 2: with 100 dashboards open the API fell from 22 k to 9-18 k req/s, with 1,000 to under 1 k: every

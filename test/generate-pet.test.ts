@@ -1,7 +1,7 @@
 import { en, Faker } from '@faker-js/faker'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createApp } from '../src/app/app.ts'
-import type { Pet } from '../src/core/api/pet-types.ts'
+import type { Pet } from '../src/core/model/pet-types.ts'
 import { generatePets, type GeneratePet } from '../src/core/catalogue/seed-pets.ts'
 import { createSimulator } from '../src/simulator.ts'
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../src/app/app.ts'
 import { createEventStreams } from '../src/app/dashboard/event-stream.ts'
-import type { StreamSink } from '../src/core/pipeline/plain-http.ts'
+import type { StreamSink } from '../src/core/http/plain-http.ts'
 import { createSimulatorCore } from '../src/core/simulator/simulator-core.ts'
 import { createManualClock } from '../src/core/time/clock.ts'
 import { runCli, startCli } from './support/cli-process.ts'

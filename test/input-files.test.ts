@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { defaults } from '../src/core/simulator/defaults.ts'
+import { defaults } from '../src/core/defaults.ts'
 import { InputFileError, readInputFile } from '../src/node/input-file.ts'
 import { runCli } from './support/cli-process.ts'
 

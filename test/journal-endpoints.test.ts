@@ -2,8 +2,8 @@ import { describe, expect, it, vi } from 'vitest'
 import { createApp } from '../src/app/app.ts'
 import { startServer } from '../src/node.ts'
 import { openRawConnection, rawGet, type RawConnection } from './support/raw-connection.ts'
-import type { PlainResponse } from '../src/core/pipeline/plain-http.ts'
-import { defaults } from '../src/core/simulator/defaults.ts'
+import type { PlainResponse } from '../src/core/http/plain-http.ts'
+import { defaults } from '../src/core/defaults.ts'
 import { createManualClock } from '../src/core/time/clock.ts'
 
 // The journal's control endpoints over HTTP (issue #16): what only HTTP has, the errors and headers. The behaviour

@@ -1,10 +1,10 @@
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../src/app/app.ts'
-import { errorCatalogue } from '../src/core/pipeline/error-codes.ts'
-import { defaults } from '../src/core/simulator/defaults.ts'
-import { compileGlob, journalFilterNames, type GlobMeter, type JournalFilter } from '../src/core/simulator/journal-filter.ts'
-import type { JournalEntry } from '../src/core/simulator/request-journal.ts'
+import { errorCatalogue } from '../src/core/http/error-codes.ts'
+import { defaults } from '../src/core/defaults.ts'
+import { compileGlob, journalFilterNames, type GlobMeter, type JournalFilter } from '../src/core/journal/journal-filter.ts'
+import type { JournalEntry } from '../src/core/journal/request-journal.ts'
 import { createManualClock } from '../src/core/time/clock.ts'
 
 // Every control endpoint that reads journal filters, with every filter, under generated queries (issue #26): no

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AppOptions } from '../src/app/app.ts'
-import { defaults } from '../src/core/simulator/defaults.ts'
+import { defaults } from '../src/core/defaults.ts'
 import { createNodeApp, createServer, startServer, type RunningServer, type StartServerOptions } from '../src/node.ts'
 import { startCli } from './support/cli-process.ts'
 import { openRawConnection, rawGet, type RawConnection, type RawResponse } from './support/raw-connection.ts'

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createManualClock } from '../src/core/time/clock.ts'
 import { petCategories } from '../src/core/catalogue/catalogue.ts'
 import { createApp } from '../src/app/app.ts'
-import type { Pet } from '../src/core/api/pet-types.ts'
+import type { Pet } from '../src/core/model/pet-types.ts'
 import { createSimulator, type SimulatorOptions } from '../src/simulator.ts'
 import { checkedFetch } from './support/checked-fetch.ts'
 

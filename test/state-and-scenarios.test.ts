@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { createApp } from '../src/app/app.ts'
-import { parseSnapshot } from '../src/core/simulator/state-snapshot.ts'
+import { parseSnapshot } from '../src/core/state/state-snapshot.ts'
 import { runCli, startCli } from './support/cli-process.ts'
 
 const proKey = 'demo-pro-key'

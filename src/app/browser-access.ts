@@ -2,8 +2,8 @@ import { constantTimeEqual } from '../core/access/api-keys.ts'
 import { readBearerToken } from '../core/access/bearer-token.ts'
 import { createHostPolicy, hostNotAllowed } from '../core/access/host-policy.ts'
 import { anyOrigin, originNotAllowed } from '../core/access/origin-policy.ts'
-import { ApiError } from '../core/pipeline/api-error.ts'
-import type { PlainRequest, PlainResponse } from '../core/pipeline/plain-http.ts'
+import { ApiError } from '../core/http/api-error.ts'
+import type { PlainRequest, PlainResponse } from '../core/http/plain-http.ts'
 import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
 
 /**

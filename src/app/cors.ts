@@ -1,4 +1,4 @@
-import type { PlainRequest, PlainResponse } from '../core/pipeline/plain-http.ts'
+import type { PlainRequest, PlainResponse } from '../core/http/plain-http.ts'
 
 /**
  * Every response header of the API a browser app may read across origins:

@@ -4,7 +4,7 @@ import {
   type PlainResponse,
   type ResponseStream,
   type TransportFacts,
-} from '../core/pipeline/plain-http.ts'
+} from '../core/http/plain-http.ts'
 
 /**
  * A Fetch `Request` seen as a {@link PlainRequest}: the lane of `app.fetch`
@@ -88,7 +88,7 @@ export function toFetchResponse(response: PlainResponse, method?: string, signal
         if (method !== 'HEAD') return truncatedResponse(response)
         break
       default: {
-        // A kind added to `faultKinds` (core/faults/fault-kinds.ts) fails to compile here until this lane carries it out.
+        // A kind added to `faultKinds` (core/http/fault-kinds.ts) fails to compile here until this lane carries it out.
         const unreachable: never = fault.kind
         throw new TypeError(`Unknown transport fault ${String(unreachable)}`)
       }

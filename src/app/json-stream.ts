@@ -1,5 +1,5 @@
-import type { PlainResponse, ResponseStream, StreamSink } from '../core/pipeline/plain-http.ts'
-import { defaults } from '../core/simulator/defaults.ts'
+import type { PlainResponse, ResponseStream, StreamSink } from '../core/http/plain-http.ts'
+import { defaults } from '../core/defaults.ts'
 
 /**
  * How a streamed answer paces itself. The sink says whether it has room but

@@ -1,5 +1,5 @@
-import { ApiError } from '../core/pipeline/api-error.ts'
-import type { PlainResponse } from '../core/pipeline/plain-http.ts'
+import { ApiError } from '../core/http/api-error.ts'
+import type { PlainResponse } from '../core/http/plain-http.ts'
 import { type OpenApiVersion, type RenderedDocument, renderDocument } from './openapi-rendering.ts'
 
 /** The OpenAPI document in both forms it is served in. */

@@ -1,6 +1,6 @@
-import { ApiError } from '../core/pipeline/api-error.ts'
-import { jsonResponse, type PlainRequest, type PlainResponse } from '../core/pipeline/plain-http.ts'
-import { parseJournalFilter } from '../core/simulator/journal-filter.ts'
+import { ApiError } from '../core/http/api-error.ts'
+import { jsonResponse, type PlainRequest, type PlainResponse } from '../core/http/plain-http.ts'
+import { parseJournalFilter } from '../core/journal/journal-filter.ts'
 import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
 import { applyProviderState } from '../core/state/provider-states.ts'
 // Not `journal.toPact`: the browser build leaves that out (core/journal/pact-module.ts), the control plane keeps it.

@@ -1,7 +1,7 @@
-import { ApiError } from '../core/pipeline/api-error.ts'
-import { jsonResponse, type PlainRequest, type PlainResponse } from '../core/pipeline/plain-http.ts'
+import { ApiError } from '../core/http/api-error.ts'
+import { jsonResponse, type PlainRequest, type PlainResponse } from '../core/http/plain-http.ts'
 import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
-import type { SnapshotReader } from '../core/simulator/state-snapshot.ts'
+import type { SnapshotReader } from '../core/state/state-snapshot.ts'
 import { streamedJson, type StreamLifetime } from './json-stream.ts'
 
 /** A control route, as the control plane registers it (`{id}`-free paths under `/__sim`). */

@@ -1,4 +1,4 @@
-import { createSecretScrubber } from '../core/simulator/journal-redaction.ts'
+import { createSecretScrubber } from '../core/journal/journal-redaction.ts'
 
 /**
  * The key tokens a command line names, read from the raw arguments and the

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import type { Command, Option } from 'commander'
-import { defaults } from '../core/simulator/defaults.ts'
-import { scenarioTable, type ScenarioDefinition } from '../core/simulator/scenarios.ts'
+import { defaults } from '../core/defaults.ts'
+import { scenarioTable, type ScenarioDefinition } from '../core/state/scenarios.ts'
 import { readInputFile, unreadableReason } from '../node/input-file.ts'
 
 /** The file read from the working directory when there is no `--config`. */

@@ -1,7 +1,7 @@
 // zod's JSON Schema export, for the test that writes the shipped schema; the CLI itself never runs it.
 import * as z from 'zod/mini'
 import type { Command, Option } from 'commander'
-import { scenarioSchema } from '../core/simulator/scenario-schema.ts'
+import { scenarioSchema } from '../core/state/scenario-schema.ts'
 import { configurableOptions } from './config-file.ts'
 
 /** Where the package ships the JSON Schema of the config file (`"$schema"` in the file points editors to it). */

@@ -1,5 +1,5 @@
 import type { Command, Option } from 'commander'
-import { defaults } from '../core/simulator/defaults.ts'
+import { defaults } from '../core/defaults.ts'
 
 /** The flags of state and scenarios (docs/state-and-scenarios.md), as the command line gives them. */
 export interface StateCliOptions {

@@ -1,6 +1,6 @@
 import { http, type HttpHandler } from 'msw'
-import { errorResponse } from '../core/pipeline/plain-http.ts'
-import { defaults } from '../core/simulator/defaults.ts'
+import { errorResponse } from '../core/http/plain-http.ts'
+import { defaults } from '../core/defaults.ts'
 import { resolveBaseUrl } from '../core/simulator/simulator-core.ts'
 import { toFetchResponse } from '../app/fetch-lane.ts'
 import { urlPattern } from './url-patterns.ts'

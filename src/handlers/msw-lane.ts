@@ -1,7 +1,7 @@
 import { getResponse, type RequestHandler } from 'msw'
 import type { App } from '../app/app.ts'
 import { applyCorsToFetchResponse } from '../app/cors.ts'
-import type { TransportFacts } from '../core/pipeline/plain-http.ts'
+import type { TransportFacts } from '../core/http/plain-http.ts'
 import type { Engine, FetchLane } from '../node/lane-types.ts'
 import { createApiHandlers } from './api-handlers.ts'
 

@@ -1,4 +1,4 @@
-import { ApiError } from '../core/pipeline/api-error.ts'
+import { ApiError } from '../core/http/api-error.ts'
 
 /**
  * How many bytes of request bodies a server holds in memory at once, across

@@ -5,7 +5,7 @@ type Serve = (incoming: IncomingMessage, outgoing: ServerResponse) => void
 
 /**
  * What a server's connections are held to, besides Node's own parser limits.
- * Every field has its default in `core/simulator/defaults.ts`.
+ * Every field has its default in `core/defaults.ts`.
  */
 export interface ConnectionGuardOptions {
   /**

@@ -1,4 +1,4 @@
-import type { TransportFacts } from '../core/pipeline/plain-http.ts'
+import type { TransportFacts } from '../core/http/plain-http.ts'
 
 /*
  * The types the Node lane and the msw lane (`handlers/msw-lane.ts`) share, in a file of their own that imports

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net'
-import { ApiError } from '../core/pipeline/api-error.ts'
-import type { PlainResponse } from '../core/pipeline/plain-http.ts'
+import { ApiError } from '../core/http/api-error.ts'
+import type { PlainResponse } from '../core/http/plain-http.ts'
 
 // Taken as in server.ts (process.getBuiltinModule): an ESM import of node:http loads undici at start-up.
 const { STATUS_CODES, maxHeaderSize: httpMaxHeaderSize } = process.getBuiltinModule('node:http')

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http'
-import { ApiError } from '../core/pipeline/api-error.ts'
-import { payloadTooLarge } from '../core/pipeline/plain-http.ts'
+import { ApiError } from '../core/http/api-error.ts'
+import { payloadTooLarge } from '../core/http/plain-http.ts'
 import type { BodyBudget } from './body-budget.ts'
 
 /**

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http'
-import { redactUrl } from '../core/simulator/journal-redaction.ts'
-import type { RecordedRequest } from '../core/simulator/request-journal.ts'
+import { redactUrl } from '../core/journal/journal-redaction.ts'
+import type { RecordedRequest } from '../core/journal/request-journal.ts'
 
 /** How the server logs: one human line per request, one JSON object per line, or nothing. */
 export type LogFormat = 'pretty' | 'json' | 'silent'

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { normalizePath } from '../core/pipeline/path-normalisation.ts'
-import type { PlainRequest, TransportFacts } from '../core/pipeline/plain-http.ts'
+import { normalizePath } from '../core/http/path-normalisation.ts'
+import type { PlainRequest, TransportFacts } from '../core/http/plain-http.ts'
 import type { BodyBudget } from './body-budget.ts'
 import { readBody } from './request-body.ts'
 

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { TransportFault } from '../core/faults/fault-rules.ts'
-import type { PlainResponse, ResponseStream } from '../core/pipeline/plain-http.ts'
+import type { PlainResponse, ResponseStream } from '../core/http/plain-http.ts'
 
 /**
  * Writes a plain response with its `Content-Length`; a HEAD gets the headers

@@ -2,9 +2,9 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { applyCors, corsHeaders } from '../app/cors.ts'
 import type { App } from '../app/app.ts'
-import { ApiError } from '../core/pipeline/api-error.ts'
-import { errorResponse } from '../core/pipeline/plain-http.ts'
-import { defaults } from '../core/simulator/defaults.ts'
+import { ApiError } from '../core/http/api-error.ts'
+import { errorResponse } from '../core/http/plain-http.ts'
+import { defaults } from '../core/defaults.ts'
 import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
 import { answerConnect } from './connect-request.ts'
 import { ConnectionGuard } from './connection-guard.ts'
@@ -21,7 +21,7 @@ import { fromIncomingMessage } from './request-view.ts'
  */
 const { createServer: createHttpServer } = process.getBuiltinModule('node:http')
 
-/** A server's limits on connections, besides the listener's options. Defaults in `core/simulator/defaults.ts`. */
+/** A server's limits on connections, besides the listener's options. Defaults in `core/defaults.ts`. */
 export interface ServerOptions extends ListenerOptions {
   /**
    * How long a client may take to send a request's headers, from its first

@@ -17,8 +17,8 @@ import { rename, unlink } from 'node:fs/promises'
 import { promisify } from 'node:util'
 import { basename, dirname, join, resolve } from 'node:path'
 import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
-import type { StateSnapshot } from '../core/simulator/state-snapshot.ts'
-import { defaults } from '../core/simulator/defaults.ts'
+import type { StateSnapshot } from '../core/state/state-snapshot.ts'
+import { defaults } from '../core/defaults.ts'
 import { readInputFile, unreadableReason } from './input-file.ts'
 
 /** Where a simulator's state lives between runs (`--state`, `startServer({ state })`). */

@@ -1,4 +1,4 @@
-import { petStatuses } from '../core/api/pet-types.ts'
+import { petStatuses } from '../core/model/pet-types.ts'
 import type { Exchange } from './exchange.ts'
 
 /**

@@ -1,6 +1,6 @@
-import { getPetDeprecation } from '../core/api/deprecation.ts'
-import { petStatuses } from '../core/api/pet-types.ts'
-import { defaultLimit, maxLimit, minLimit } from '../core/api/request-parsing.ts'
+import { getPetDeprecation } from '../core/operations/deprecation.ts'
+import { petStatuses } from '../core/model/pet-types.ts'
+import { defaultLimit, maxLimit, minLimit } from '../core/operations/request-parsing.ts'
 import {
   expectErrorBody,
   expectErrorShape,

@@ -7,7 +7,7 @@ import type { Probe, ProbeContext } from './probe.ts'
 import { rateLimitProbes } from './rate-limit-probes.ts'
 import { readProbes } from './read-probes.ts'
 import { AnswerTooLarge, BudgetSpent, formatBytes, NoAnswer, RequestSender, RetryAfterTooLong, RunOutOfTime } from './request-budget.ts'
-import { createSecretScrubber, redactUrl } from '../core/simulator/journal-redaction.ts'
+import { createSecretScrubber, redactUrl } from '../core/journal/journal-redaction.ts'
 import { summarise, type CheckResult, type VerifyReport } from './verify-report.ts'
 import { writeProbes } from './write-probes.ts'
 

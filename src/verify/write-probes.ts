@@ -1,5 +1,5 @@
-import { maxLimit } from '../core/api/request-parsing.ts'
-import { defaults } from '../core/simulator/defaults.ts'
+import { maxLimit } from '../core/operations/request-parsing.ts'
+import { defaults } from '../core/defaults.ts'
 import {
   expectErrorBody,
   expectErrorShape,

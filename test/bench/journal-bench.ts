@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { createApp } from '../../src/app/app.ts'
-import type { PlainRequest } from '../../src/core/pipeline/plain-http.ts'
+import type { PlainRequest } from '../../src/core/http/plain-http.ts'
 
 const key = 'journal-bench-key'
 const rawHeaders = ['Host', '127.0.0.1:4010', 'Authorization', `Bearer ${key}`, 'Accept', '*/*', 'User-Agent', 'autocannon']

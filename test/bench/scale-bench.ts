@@ -8,8 +8,8 @@ import { execFileSync, spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { createApp } from '../../src/app/app.ts'
-import type { PlainRequest } from '../../src/core/pipeline/plain-http.ts'
-import type { Pet } from '../../src/core/api/pet-types.ts'
+import type { PlainRequest } from '../../src/core/http/plain-http.ts'
+import type { Pet } from '../../src/core/model/pet-types.ts'
 import { listeningUrl } from './server-process.ts'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))

@@ -2,8 +2,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { ZodMiniType } from 'zod/mini'
-import { apiRoutes } from '../../src/core/api/api-routes.ts'
-import { petSchemas } from '../../src/core/api/schemas.ts'
+import { apiRoutes } from '../../src/core/operations/api-routes.ts'
+import { petSchemas } from '../../src/core/model/schemas.ts'
 import { openApiDocument } from '../support/contract.ts'
 
 const { ErrorBodySchema, NewPetSchema, PetSchema, PetStatusSchema } = petSchemas()

@@ -1,5 +1,5 @@
 import { beforeEach, expect, it } from 'vitest'
-import { apiRoutes } from '../../src/core/api/api-routes.ts'
+import { apiRoutes } from '../../src/core/operations/api-routes.ts'
 import { pageOrigin as origin, testKeys, type ApiTarget } from '../support/api-target.ts'
 import { createClient } from './http-client.ts'
 

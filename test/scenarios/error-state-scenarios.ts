@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { apiRoutes } from '../../src/core/api/api-routes.ts'
+import { apiRoutes } from '../../src/core/operations/api-routes.ts'
 import { scenarioPetCount, testKeys, type ApiTarget } from '../support/api-target.ts'
 import { createClient, expectError, rateLimitHeaders } from './http-client.ts'
 

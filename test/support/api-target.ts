@@ -1,4 +1,4 @@
-import type { JournalEntry } from '../../src/core/simulator/request-journal.ts'
+import type { JournalEntry } from '../../src/core/journal/request-journal.ts'
 import type { ManualClock } from '../../src/core/time/clock.ts'
 import type { JournalClient } from './journal-client.ts'
 /**

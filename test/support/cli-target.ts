@@ -1,5 +1,5 @@
 import { pageOrigin, scenarioPetCount, scenarioSeed, scenarioStart, testKeySpec, type ApiTarget } from './api-target.ts'
-import type { JournalEntry } from '../../src/core/simulator/request-journal.ts'
+import type { JournalEntry } from '../../src/core/journal/request-journal.ts'
 import { httpJournalClient } from './journal-client.ts'
 import { startCli } from './cli-process.ts'
 

@@ -1,7 +1,7 @@
-import type { ContractCoverage } from '../../src/core/simulator/contract-coverage.ts'
-import type { JournalFilter } from '../../src/core/simulator/journal-filter.ts'
-import type { Har } from '../../src/core/simulator/journal-har.ts'
-import type { JournalEntry } from '../../src/core/simulator/request-journal.ts'
+import type { ContractCoverage } from '../../src/core/journal/contract-coverage.ts'
+import type { JournalFilter } from '../../src/core/journal/journal-filter.ts'
+import type { Har } from '../../src/core/journal/journal-har.ts'
+import type { JournalEntry } from '../../src/core/journal/request-journal.ts'
 import type { SimulatorCore } from '../../src/core/simulator/simulator-core.ts'
 
 /**

@@ -1,4 +1,4 @@
-import type { PlainResponse } from '../../core/pipeline/plain-http.ts'
+import type { PlainResponse } from '../../core/http/plain-http.ts'
 import { coverageSection, detailExchange, journalPanelScript, journalPanelStyle } from './journal-panel.ts'
 
 /**

@@ -1,4 +1,4 @@
-import { ApiError } from '../pipeline/api-error.ts'
+import { ApiError } from '../http/api-error.ts'
 
 const realm = 'Bearer realm="petstore-sim"'
 const bearer = 'bearer'

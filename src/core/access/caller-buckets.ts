@@ -1,4 +1,4 @@
-import { defaults } from '../simulator/defaults.ts'
+import { defaults } from '../defaults.ts'
 
 /**
  * Anonymous buckets held at most, by default. Measured with

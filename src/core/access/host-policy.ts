@@ -1,4 +1,4 @@
-import { ApiError } from '../pipeline/api-error.ts'
+import { ApiError } from '../http/api-error.ts'
 
 /** The `allowedHosts` entry (`--allowed-host '*'`) that accepts every `Host`: DNS rebinding is then possible again. */
 export const anyHost = '*'

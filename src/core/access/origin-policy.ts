@@ -1,4 +1,4 @@
-import { ApiError } from '../pipeline/api-error.ts'
+import { ApiError } from '../http/api-error.ts'
 
 /** The value of `corsOrigins` that allows pages of every origin. */
 export const anyOrigin = '*'

@@ -1,4 +1,4 @@
-import { defaults } from '../simulator/defaults.ts'
+import { defaults } from '../defaults.ts'
 import { anonymousCallerPrefix, type BucketRecord, createCallerBuckets, defaultMaxAnonymousBuckets } from './caller-buckets.ts'
 
 export type { BucketRecord }

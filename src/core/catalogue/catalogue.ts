@@ -1,4 +1,4 @@
-import type { PetStatus } from '../api/pet-types.ts'
+import type { PetStatus } from '../model/pet-types.ts'
 
 /**
  * The categories the seeded catalogue uses. The spec only shows category

@@ -1,4 +1,4 @@
-import { petStatuses, type Pet, type PetStatus } from '../api/pet-types.ts'
+import { petStatuses, type Pet, type PetStatus } from '../model/pet-types.ts'
 
 /**
  * A generated catalogue held as columns instead of one object per pet: ids

@@ -1,6 +1,6 @@
-import type { Pet, PetStatus } from '../api/pet-types.ts'
-import { describeIssues, english, lazily, petSchemas } from '../api/schemas.ts'
-import { loadZod } from '../api/zod-module.ts'
+import type { Pet, PetStatus } from '../model/pet-types.ts'
+import { describeIssues, english, lazily, petSchemas } from '../model/schemas.ts'
+import { loadZod } from '../model/zod-module.ts'
 
 /** A pet given as data: like a created pet, with an optional `id` and no unknown fields. */
 const fixturePetSchema = lazily(() => {

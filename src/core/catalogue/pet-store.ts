@@ -1,6 +1,6 @@
-import { petStatuses, type NewPet, type Pet, type PetStatus } from '../api/pet-types.ts'
-import { checkNewPet } from '../api/new-pet-check.ts'
-import { describeIssues, english, petSchemas } from '../api/schemas.ts'
+import { petStatuses, type NewPet, type Pet, type PetStatus } from '../model/pet-types.ts'
+import { checkNewPet } from '../model/new-pet-check.ts'
+import { describeIssues, english, petSchemas } from '../model/schemas.ts'
 import { isCompactPets, type CompactPets } from './compact-pets.ts'
 
 /** What listPets asks the store for. */

@@ -3,7 +3,7 @@ import { createCompactPets, type CompactPets } from './compact-pets.ts'
 import { parseGeneratedPet } from './fixture-pets.ts'
 import { petNames } from './pet-names.ts'
 import { createPetFaker, createPetRandom, type PetFaker } from './pet-faker.ts'
-import { petStatuses, type NewPet, type Pet, type PetStatus } from '../api/pet-types.ts'
+import { petStatuses, type NewPet, type Pet, type PetStatus } from '../model/pet-types.ts'
 
 /** The seed used when none is given, so every run is reproducible. */
 export const defaultSeed = 20301205

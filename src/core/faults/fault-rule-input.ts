@@ -1,4 +1,4 @@
-import type { TransportFault } from './fault-kinds.ts'
+import type { TransportFault } from '../http/fault-kinds.ts'
 
 // Declared plainly, apart from the schema, so that the package's type declarations never import zod.
 /** A fault rule as given (`fault-rule-schema.ts` says what each field means). */

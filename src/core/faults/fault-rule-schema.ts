@@ -1,9 +1,9 @@
 // The fault rule model's one schema, built on first use (zod schemas are built lazily: see `lazily`), and the plain
 // type it is checked equal to.
 import type * as z from 'zod/mini'
-import { lazily } from '../api/schemas.ts'
-import { loadZod } from '../api/zod-module.ts'
-import { transportFaults } from './fault-kinds.ts'
+import { lazily } from '../model/schemas.ts'
+import { loadZod } from '../model/zod-module.ts'
+import { transportFaults } from '../http/fault-kinds.ts'
 import type { FaultRuleInput } from './fault-rule-input.ts'
 
 /**

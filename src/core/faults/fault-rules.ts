@@ -1,8 +1,8 @@
 import type { ApiKey } from '../access/api-keys.ts'
 import { fingerprint } from '../access/fingerprint.ts'
-import type { CompiledRoute, RouteTable } from '../pipeline/route-table.ts'
-import { describeIssues, english } from '../api/schemas.ts'
-import { transportFaults, type TransportFault } from './fault-kinds.ts'
+import type { CompiledRoute, RouteTable } from '../operations/route-table.ts'
+import { describeIssues, english } from '../model/schemas.ts'
+import { transportFaults, type TransportFault } from '../http/fault-kinds.ts'
 import type { FaultRuleInput } from './fault-rule-input.ts'
 import { faultRuleSchema } from './fault-rule-schema.ts'
 

@@ -1,5 +1,5 @@
-import { apiRoutes, type OperationName } from '../api/api-routes.ts'
-import { petStatuses, type Pet } from '../api/pet-types.ts'
+import { apiRoutes, type OperationName } from '../operations/api-routes.ts'
+import { petStatuses, type Pet } from '../model/pet-types.ts'
 
 // How a pact exported from the journal matches what the provider answers: by type or pattern wherever the contract
 // leaves the value open, exactly only where the spec fixes it (the HTTP status, the Error body's `status`, the sunset

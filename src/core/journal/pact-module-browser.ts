@@ -1,4 +1,4 @@
-import type { JournalEntry } from '../simulator/request-journal.ts'
+import type { JournalEntry } from './request-journal.ts'
 import type { Pact, PactOptions } from './pact-export.ts'
 
 /**

@@ -1,4 +1,4 @@
-import type { RecordedRequest } from './request-journal.ts'
+import type { RecordedRequest } from '../journal/request-journal.ts'
 
 /**
  * What a simulator tells its listeners: each request the API answered (as

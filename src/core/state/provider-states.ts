@@ -1,7 +1,7 @@
-import { checkNewPet } from '../api/new-pet-check.ts'
-import type { Pet } from '../api/pet-types.ts'
-import { ApiError } from '../pipeline/api-error.ts'
-import { usageBuckets } from '../simulator/scenarios.ts'
+import { checkNewPet } from '../model/new-pet-check.ts'
+import type { Pet } from '../model/pet-types.ts'
+import { ApiError } from '../http/api-error.ts'
+import { usageBuckets } from './scenarios.ts'
 import type { SimulatorCore } from '../simulator/simulator-core.ts'
 
 /**

@@ -1,7 +1,7 @@
 // `Authorization: Bearer` as RFC 6750 and RFC 9110 read it, and the two 401s the spec's bearer scheme calls for.
 import { describe, expect, it } from 'vitest'
 import { invalidKey, maxAuthorizationLength, readBearerToken } from '../../../src/core/access/bearer-token.ts'
-import { ApiError } from '../../../src/core/pipeline/api-error.ts'
+import { ApiError } from '../../../src/core/http/api-error.ts'
 
 function refusal(header: string | null): ApiError {
   try {

@@ -1,6 +1,6 @@
 // `Prefer: code=` as RFC 7240 writes preferences and Prism reads `code`: which status a header asks for.
 import { describe, expect, it } from 'vitest'
-import { preferredStatus } from '../../../src/core/api/forced-responses.ts'
+import { preferredStatus } from '../../../src/core/operations/forced-responses.ts'
 
 describe('preferredStatus', () => {
   it.each([

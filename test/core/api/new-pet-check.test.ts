@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { checkNewPet, isPetStatus } from '../../../src/core/api/new-pet-check.ts'
-import { describeIssues, english, petSchemas } from '../../../src/core/api/schemas.ts'
+import { checkNewPet, isPetStatus } from '../../../src/core/model/new-pet-check.ts'
+import { describeIssues, english, petSchemas } from '../../../src/core/model/schemas.ts'
 import { createPetStore } from '../../../src/core/catalogue/pet-store.ts'
 
 /** What the schema of record says: the pet it gives, or its problems as the API words them. */

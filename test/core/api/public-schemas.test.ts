@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { publicSchemas } from '../../../src/core/api/schemas.ts'
+import { publicSchemas } from '../../../src/core/model/schemas.ts'
 
 describe('the exported Standard Schemas (built on first use)', () => {
   it('validate as the simulator does: a valid new pet passes, a bad one gets the simulator’s messages', async () => {

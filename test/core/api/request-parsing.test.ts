@@ -1,8 +1,14 @@
 // What the spec and docs/where-the-spec-is-silent.md promise of listPets' query, getPet's id and createPet's body,
 // checked on the parsers themselves: every refusal's code, status and message, and every value accepted as read.
 import { describe, expect, it } from 'vitest'
-import { isJsonContentType, parseListPetsQuery, parseNewPet, parsePetId, readJsonText } from '../../../src/core/api/request-parsing.ts'
-import { ApiError } from '../../../src/core/pipeline/api-error.ts'
+import {
+  isJsonContentType,
+  parseListPetsQuery,
+  parseNewPet,
+  parsePetId,
+  readJsonText,
+} from '../../../src/core/operations/request-parsing.ts'
+import { ApiError } from '../../../src/core/http/api-error.ts'
 
 const utf8 = (text: string) => new TextEncoder().encode(text)
 

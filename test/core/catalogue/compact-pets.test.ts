@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createCompactPets } from '../../../src/core/catalogue/compact-pets.ts'
 import { createPetStore } from '../../../src/core/catalogue/pet-store.ts'
 import { generateCompactPets, generatePets } from '../../../src/core/catalogue/seed-pets.ts'
-import type { Pet } from '../../../src/core/api/pet-types.ts'
+import type { Pet } from '../../../src/core/model/pet-types.ts'
 
 describe('a compact catalogue (pets as columns)', () => {
   it('holds the seeded pets byte for byte: the same JSON as generatePets, pinned first pets included', () => {

@@ -3,8 +3,8 @@
 // `Prefer: code=` forces for every documented status of every operation, counting nothing.
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../../../src/app/app.ts'
-import { apiRoutes } from '../../../src/core/api/api-routes.ts'
-import { errorCatalogue } from '../../../src/core/pipeline/error-codes.ts'
+import { apiRoutes } from '../../../src/core/operations/api-routes.ts'
+import { errorCatalogue } from '../../../src/core/http/error-codes.ts'
 import { createManualClock } from '../../../src/core/time/clock.ts'
 
 // 30 s into a minute: a minute window resets in 30 s, the day window at the next UTC midnight.

@@ -1,9 +1,9 @@
 // The route table on its own: matching by method and path (HEAD as GET), 405's Allow, path parameters (decoded),
 // and what is unknown. Over a table of its own, so that each promise is checked on the matcher, not on the API.
 import { describe, expect, it } from 'vitest'
-import type { ApiRouteDefinition } from '../../../src/core/api/api-routes.ts'
-import { compileRouteTable, type RouteMatch } from '../../../src/core/pipeline/route-table.ts'
-import type { SimulatorState } from '../../../src/core/simulator/simulator-context.ts'
+import type { ApiRouteDefinition } from '../../../src/core/operations/api-routes.ts'
+import { compileRouteTable, type RouteMatch } from '../../../src/core/operations/route-table.ts'
+import type { SimulatorState } from '../../../src/core/operations/operation-context.ts'
 
 const route = (operation: string, method: ApiRouteDefinition['method'], path: string): ApiRouteDefinition => ({
   operation,

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { compileGlob, type GlobMeter } from '../../../src/core/simulator/journal-filter.ts'
+import { compileGlob, type GlobMeter } from '../../../src/core/journal/journal-filter.ts'
 
 // `path=` globs (issue #26): each `*` used to become a backtracking `.*`, and `path=*a*a*!` against one recorded 4 KB
 // path blocked the event loop 13.4 s. The matcher builds no regex; its work is counted in steps, at most twice the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { fingerprint } from '../../../src/core/access/fingerprint.ts'
-import { createSecretScrubber, isSecretName, redactHeader, redactQuery, redactUrl } from '../../../src/core/simulator/journal-redaction.ts'
+import { createSecretScrubber, isSecretName, redactHeader, redactQuery, redactUrl } from '../../../src/core/journal/journal-redaction.ts'
 
 // Issue 26: redaction missed Ocp-Apim-Subscription-Key, X-JWT-Assertion and the query parameters sig and code.
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { createManualClock } from '../../../src/core/time/clock.ts'
-import { entryOverheadBytes, type ExchangeParts } from '../../../src/core/simulator/journal-exchange.ts'
-import { redactHeader, redactQuery } from '../../../src/core/simulator/journal-redaction.ts'
-import { createRequestJournal, type RecordInput } from '../../../src/core/simulator/request-journal.ts'
-import { defaults } from '../../../src/core/simulator/defaults.ts'
+import { entryOverheadBytes, type ExchangeParts } from '../../../src/core/journal/journal-exchange.ts'
+import { redactHeader, redactQuery } from '../../../src/core/journal/journal-redaction.ts'
+import { createRequestJournal, type RecordInput } from '../../../src/core/journal/request-journal.ts'
+import { defaults } from '../../../src/core/defaults.ts'
 
 const kib = 1024
 

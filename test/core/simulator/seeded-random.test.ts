@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createSeededRandom } from '../../../src/core/simulator/seeded-random.ts'
+import { createSeededRandom } from '../../../src/core/time/seeded-random.ts'
 
 describe('createSeededRandom', () => {
   it('draws numbers in [0, 1), the same sequence for the same seed, spread evenly', () => {

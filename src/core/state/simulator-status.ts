@@ -1,11 +1,11 @@
 import type { ApiKey } from '../access/api-keys.ts'
-import { apiRoutes } from '../api/api-routes.ts'
-import type { DeprecationPolicy } from '../api/deprecation.ts'
-import { faultKinds, transportFaults, type TransportFault } from '../faults/fault-kinds.ts'
+import { apiRoutes } from '../operations/api-routes.ts'
+import type { DeprecationPolicy } from '../operations/deprecation.ts'
+import { faultKinds, transportFaults, type TransportFault } from '../http/fault-kinds.ts'
 import type { FaultRule, FaultRules } from '../faults/fault-rules.ts'
 import { anonymousPlan } from '../access/plans.ts'
 import { keyCallerPrefix, type BanPolicy, type RateLimiter, type WindowUsage } from '../access/rate-limiter.ts'
-import type { RequestCounts, RequestJournal } from './request-journal.ts'
+import type { RequestCounts, RequestJournal } from '../journal/request-journal.ts'
 import type { SimulatorClock } from '../time/clock.ts'
 
 /** One rate-limit window as the snapshot shows it: times in ISO 8601. */

@@ -1,10 +1,10 @@
-import { ApiError } from '../pipeline/api-error.ts'
+import { ApiError } from '../http/api-error.ts'
 import type { ApiKey } from '../access/api-keys.ts'
 import { deprecationHeaders } from './deprecation.ts'
-import { JsonText } from '../pipeline/json-text.ts'
-import type { PlainRequest } from '../pipeline/plain-http.ts'
+import { JsonText } from '../http/json-text.ts'
+import type { PlainRequest } from '../http/plain-http.ts'
 import { defaultLimit, parseListPetsQuery, parseNewPet, parsePetId } from './request-parsing.ts'
-import type { SimulatorState } from '../simulator/simulator-context.ts'
+import type { SimulatorState } from './operation-context.ts'
 
 /** What an operation's resolver gets once the caller is authenticated and within its limits. */
 export interface OperationCall {

@@ -1,9 +1,9 @@
-import { loadZod } from '../api/zod-module.ts'
+import { loadZod } from '../model/zod-module.ts'
 import type { ApiKey } from '../access/api-keys.ts'
 import { fingerprint } from '../access/fingerprint.ts'
 import { keyCallerPrefix, type BucketRecord } from '../access/rate-limiter.ts'
-import { petStatuses, type Pet } from '../api/pet-types.ts'
-import { describeIssues, english, lazily, petSchemas } from '../api/schemas.ts'
+import { petStatuses, type Pet } from '../model/pet-types.ts'
+import { describeIssues, english, lazily, petSchemas } from '../model/schemas.ts'
 import type { FaultRule } from '../faults/fault-rules.ts'
 import { latestInstant, type ClockSetting } from '../time/clock.ts'
 
@@ -60,7 +60,7 @@ export interface SnapshotReader {
   readonly pets: (count: number) => readonly Pet[]
 }
 
-// Built on first use, as the API's schemas are (core/api/schemas.ts: import cost).
+// Built on first use, as the API's schemas are (core/model/schemas.ts: import cost).
 const snapshotSchemas = lazily(() => {
   const z = loadZod()
   const count = z.int().check(z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER))

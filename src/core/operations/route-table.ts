@@ -1,5 +1,5 @@
-import type { ApiRouteDefinition, HttpMethod } from '../api/api-routes.ts'
-import type { SimulatorState } from '../simulator/simulator-context.ts'
+import type { ApiRouteDefinition, HttpMethod } from './api-routes.ts'
+import type { SimulatorState } from './operation-context.ts'
 
 /** A route of the table, ready to match: its path split into literal and parameter segments. */
 export interface CompiledRoute {

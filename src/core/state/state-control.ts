@@ -1,17 +1,17 @@
 import { createKeyRing, type KeyRing, type KeySpec } from '../access/api-keys.ts'
 import type { CompactPets } from '../catalogue/compact-pets.ts'
 import type { RateLimiter } from '../access/rate-limiter.ts'
-import type { Pet } from '../api/pet-types.ts'
+import type { Pet } from '../model/pet-types.ts'
 import type { PetStore } from '../catalogue/pet-store.ts'
 import { createFaultRules, type FaultRuleInput, type FaultRules } from '../faults/fault-rules.ts'
-import type { JsonCache } from '../pipeline/json-text.ts'
-import type { RouteTable } from '../pipeline/route-table.ts'
+import type { JsonCache } from '../http/json-text.ts'
+import type { RouteTable } from '../operations/route-table.ts'
 import { toEpochMilliseconds, type SimulatorClock } from '../time/clock.ts'
 import demoKeys from '../../../fixtures/demo-keys.json' with { type: 'json' }
-import type { RequestJournal } from './request-journal.ts'
+import type { RequestJournal } from '../journal/request-journal.ts'
 import { parseFixturePets } from '../catalogue/fixture-pets.ts'
 import { scenarioPets, usageBuckets, type CatalogueDefaults, type ScenarioDefinition, type ScenarioSummary } from './scenarios.ts'
-import type { RandomSource } from './simulator-context.ts'
+import type { RandomSource } from '../operations/operation-context.ts'
 import {
   fromSnapshotBuckets,
   parseSnapshot,

@@ -1,10 +1,10 @@
 import type { KeyRing } from '../access/api-keys.ts'
 import type { Clock } from '../time/clock.ts'
-import type { DeprecationPolicy } from '../api/deprecation.ts'
-import type { JsonCache } from '../pipeline/json-text.ts'
+import type { DeprecationPolicy } from './deprecation.ts'
+import type { JsonCache } from '../http/json-text.ts'
 import type { PetStore } from '../catalogue/pet-store.ts'
 import type { RateLimiter } from '../access/rate-limiter.ts'
-import type { RequestJournal } from './request-journal.ts'
+import type { RequestJournal } from '../journal/request-journal.ts'
 
 /** A fixed response delay, or a range to draw from. */
 export type Latency = number | { readonly min: number; readonly max: number }

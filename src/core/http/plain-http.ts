@@ -1,7 +1,7 @@
 import { ApiError } from './api-error.ts'
 import { JsonText } from './json-text.ts'
 import type { TransportFault } from '../faults/fault-rules.ts'
-import type { RecordedRequest } from '../simulator/request-journal.ts'
+import type { RecordedRequest } from '../journal/request-journal.ts'
 
 /**
  * What a transport knows about a request beyond its method, target, headers

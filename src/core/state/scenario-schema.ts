@@ -1,6 +1,6 @@
-// zod/mini, as the core's other schemas (browser weight: see core/api/schemas.ts).
-import { loadZod } from '../api/zod-module.ts'
-import { lazily, petSchemas } from '../api/schemas.ts'
+// zod/mini, as the core's other schemas (browser weight: see core/model/schemas.ts).
+import { loadZod } from '../model/zod-module.ts'
+import { lazily, petSchemas } from '../model/schemas.ts'
 
 // Apart from scenarios.ts so that the published type declarations (which include scenarios.d.ts) never import zod.
 

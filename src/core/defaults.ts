@@ -1,4 +1,4 @@
-import { defaultPetCount, defaultSeed } from '../catalogue/seed-pets.ts'
+import { defaultPetCount, defaultSeed } from './catalogue/seed-pets.ts'
 
 /**
  * Every default of the simulator, in one place: the library's options and

@@ -1,5 +1,5 @@
 import { systemClock, type Clock } from '../time/clock.ts'
-import { defaults } from './defaults.ts'
+import { defaults } from '../defaults.ts'
 import type { AnswerKind, CoverageTally } from './contract-coverage.ts'
 import {
   captureExchange,
@@ -11,8 +11,8 @@ import {
 } from './journal-exchange.ts'
 import { compileFilter, matches, type CompiledFilter, type JournalFilter } from './journal-filter.ts'
 import { toHar, type Har } from './journal-har.ts'
-import type { Pact, PactOptions } from '../journal/pact-export.ts'
-import { toPact } from '../journal/pact-module.ts'
+import type { Pact, PactOptions } from './pact-export.ts'
+import { toPact } from './pact-module.ts'
 import { filterable, summaryLine, toEntry as entryView, toSummary as summaryView } from './journal-views.ts'
 import { nearestEntries } from './journal-wait.ts'
 

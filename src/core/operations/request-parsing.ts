@@ -1,7 +1,7 @@
-import { ApiError } from '../pipeline/api-error.ts'
+import { ApiError } from '../http/api-error.ts'
 import type { PetQuery } from '../catalogue/pet-store.ts'
-import { checkNewPet, isPetStatus, statusMessage } from './new-pet-check.ts'
-import type { NewPet, PetStatus } from './pet-types.ts'
+import { checkNewPet, isPetStatus, statusMessage } from '../model/new-pet-check.ts'
+import type { NewPet, PetStatus } from '../model/pet-types.ts'
 
 export const defaultLimit = 20
 export const minLimit = 1

@@ -1,6 +1,6 @@
-import { ApiError } from '../pipeline/api-error.ts'
+import { ApiError } from '../http/api-error.ts'
 import { fingerprint } from '../access/fingerprint.ts'
-import { apiRoutes, type OperationName } from '../api/api-routes.ts'
+import { apiRoutes, type OperationName } from '../operations/api-routes.ts'
 import { secretLabel } from './journal-redaction.ts'
 
 /** What the journal records as a request's operation: one of the route table's, or what a request that matched none is. */

@@ -1,8 +1,8 @@
-import { ApiError } from '../pipeline/api-error.ts'
+import { ApiError } from '../http/api-error.ts'
 import type { ForcedCall, OperationResult } from './api-routes.ts'
 import { invalidKey } from '../access/bearer-token.ts'
-import { isPromiseLike } from '../pipeline/plain-http.ts'
-import type { CompiledRoute } from '../pipeline/route-table.ts'
+import { isPromiseLike } from '../http/plain-http.ts'
+import type { CompiledRoute } from './route-table.ts'
 
 /**
  * The value of `code` in a `Prefer` header (RFC 7240; Prism's convention):
