@@ -1,12 +1,14 @@
-import { defaultPetCount, defaultSeed } from './catalogue/seed-pets.ts'
+// Imports nothing: every floor of the core may read it (test/architecture/layers.test.ts).
 
 /**
  * Every default of the simulator, in one place: the library's options and
  * the CLI's flags both read them from here (a test keeps the CLI's equal).
  */
 export const defaults = Object.freeze({
-  seed: defaultSeed,
-  pets: defaultPetCount,
+  /** The seed used when none is given, so every run is reproducible. */
+  seed: 20301205,
+  /** How many pets are generated when no count is given. */
+  pets: 50,
   /** The API prefix: any origin, under `/v1` (the spec's version segment). */
   basePath: '/v1',
   defaultStatus: 'available' as const,

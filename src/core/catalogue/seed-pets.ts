@@ -3,13 +3,14 @@ import { createCompactPets, type CompactPets } from './compact-pets.ts'
 import { parseGeneratedPet } from './fixture-pets.ts'
 import { petNames } from './pet-names.ts'
 import { createPetFaker, createPetRandom, type PetFaker } from './pet-faker.ts'
+import { defaults } from '../defaults.ts'
 import { petStatuses, type NewPet, type Pet, type PetStatus } from '../model/pet-types.ts'
 
-/** The seed used when none is given, so every run is reproducible. */
-export const defaultSeed = 20301205
+/** The seed used when none is given, so every run is reproducible (`defaults.seed`). */
+export const defaultSeed = defaults.seed
 
-/** How many pets are generated when no count is given. */
-export const defaultPetCount = 50
+/** How many pets are generated when no count is given (`defaults.pets`). */
+export const defaultPetCount = defaults.pets
 
 /** What `generatePet` is called with, once per pet, in id order. */
 export interface PetGeneratorContext {
