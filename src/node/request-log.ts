@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import { redactUrl } from '../core/journal/journal-redaction.ts'
-import type { RecordedRequest } from '../core/journal/request-journal.ts'
+import type { JournalRecordForLog } from '../core/http/plain-http.ts'
 
 /** How the server logs: one human line per request, one JSON object per line, or nothing. */
 export type LogFormat = 'pretty' | 'json' | 'silent'
@@ -70,7 +70,7 @@ export function loggerFor(format: LogFormat | RequestLogger): RequestLogger | un
 export function logAnswer(
   log: RequestLogger,
   incoming: IncomingMessage,
-  answer: { readonly status: number; readonly body?: string | undefined; readonly journalEntry?: RecordedRequest | undefined },
+  answer: { readonly status: number; readonly body?: string | undefined; readonly journalEntry?: JournalRecordForLog | undefined },
   started: number,
   scrub: (text: string) => string = (text) => text,
 ): void {

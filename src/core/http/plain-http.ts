@@ -1,7 +1,6 @@
 import { ApiError } from './api-error.ts'
 import { JsonText } from './json-text.ts'
-import type { TransportFault } from '../faults/fault-rules.ts'
-import type { RecordedRequest } from '../journal/request-journal.ts'
+import type { TransportFault } from './fault-kinds.ts'
 
 /**
  * What a transport knows about a request beyond its method, target, headers
@@ -59,6 +58,18 @@ export interface PlainRequest {
   readonly signal?: AbortSignal | undefined
 }
 
+/**
+ * What a lane's log reads of the journal's record of an API request: the path as resolved, the operation, the plan
+ * and the caller (a key's fingerprint). The journal's `RecordedRequest` is one; declared here, below the journal, so
+ * plain HTTP imports nothing above it.
+ */
+export interface JournalRecordForLog {
+  readonly path: string
+  readonly operation: string
+  readonly plan: string
+  readonly caller: string
+}
+
 /** A response as plain data: every lane writes it in its own form. */
 export interface PlainResponse {
   readonly status: number
@@ -66,8 +77,8 @@ export interface PlainResponse {
   readonly headers: Record<string, string>
   /** The body text (JSON for everything the API answers), or none. */
   readonly body: string | undefined
-  /** The journal entry of an API request, for logs. */
-  readonly journalEntry?: RecordedRequest | undefined
+  /** The journal entry of an API request, for logs (the journal's `RecordedRequest`). */
+  readonly journalEntry?: JournalRecordForLog | undefined
   /**
    * A fault rule's damage to the connection, for the lane to carry out:
    * `reset` (no answer, the connection dropped), `hang` (no answer for
