@@ -1,6 +1,6 @@
 import packageJson from '../../../package.json' with { type: 'json' }
 import type { JournalBody } from './journal-exchange.ts'
-import type { JournalEntry } from './request-journal.ts'
+import type { JournalEntry } from './journal-types.ts'
 
 /** An HTTP Archive (HAR 1.2), as browsers' developer tools load and save them. */
 export interface Har {

@@ -2,7 +2,7 @@ import type { CapturedExchange } from './journal-exchange.ts'
 import { readRequest, readResponse } from './journal-exchange.ts'
 import type { FilterableEntry } from './journal-filter.ts'
 import { keyName, redactHeader, redactUrl } from './journal-redaction.ts'
-import type { JournalEntry, JournalSummary, RecordedRequest } from './request-journal.ts'
+import type { JournalEntry, JournalSummary, RecordedRequest } from './journal-types.ts'
 
 // The journal's views of a recorded request, built when it is read: the summary (the dashboard's rows, events),
 // the whole entry, what filters look at, and the one line a failed wait lists. Each applies the one redaction
