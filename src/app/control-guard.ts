@@ -4,7 +4,7 @@ import { maxAuthorizationLength, readBearerToken } from '../core/access/bearer-t
 import type { PlainRequest } from '../core/http/plain-http.ts'
 import { isJsonContentType } from '../core/operations/request-parsing.ts'
 import type { HostPolicy } from '../core/access/host-policy.ts'
-import type { ControlOptions } from './control-plane.ts'
+import type { ControlOptions } from './control-route.ts'
 
 /**
  * Who may use the control plane, checked on every request, however the app

@@ -7,38 +7,14 @@ import { FaultRuleLimitError, type FaultRuleInput } from '../core/faults/fault-r
 import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
 import { journalRoutes } from './journal-routes.ts'
 import { dashboardResponse } from './dashboard/dashboard-page.ts'
-import { createEventStreams, type EventStreamOptions } from './dashboard/event-stream.ts'
+import { createEventStreams } from './dashboard/event-stream.ts'
 import { createStateRoutes } from './state-routes.ts'
 import { createPactRoutes } from './pact-routes.ts'
 import { adminTokenProblem, guard } from './control-guard.ts'
 import { createHostPolicy } from '../core/access/host-policy.ts'
+import { controlPath, type ControlOptions, type ControlRoute } from './control-route.ts'
 
-/** The path under which the control endpoints live, outside the API prefix. */
-export const controlPath = '/__sim'
-
-export interface ControlOptions {
-  /**
-   * When set, every control request needs `Authorization: Bearer <adminToken>`,
-   * from any address. Without it, only loopback clients, sending to a loopback
-   * host name, are served.
-   */
-  readonly adminToken?: string | undefined
-  /**
-   * Host names (no port) accepted in `Host` besides the loopback ones, when there is no admin token: each exact, or
-   * `.example.test` for that domain and its subdomains; `*` for any (see `HostPolicy`).
-   */
-  readonly allowedHosts?: readonly string[] | undefined
-  /** How the dashboard's event streams (`GET /__sim/events`) batch and keep alive; the defaults suit a browser. */
-  readonly events?: EventStreamOptions | undefined
-}
-
-export interface ControlRoute {
-  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE'
-  /** Under {@link controlPath}; `{id}` stands for one path segment. */
-  readonly path: string
-  readonly name: string
-  readonly resolve: (request: PlainRequest, id: string | undefined) => PlainResponse | Promise<PlainResponse>
-}
+export { controlPath, type ControlOptions, type ControlRoute }
 
 /**
  * The simulator's control endpoints, which need no API key and never count

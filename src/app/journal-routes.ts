@@ -5,7 +5,7 @@ import { defaults } from '../core/defaults.ts'
 import { journalFilterNames, parseJournalFilter, type JournalFilter } from '../core/journal/journal-filter.ts'
 import { harEntry, harFrame } from '../core/journal/journal-har.ts'
 import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
-import type { ControlRoute } from './control-plane.ts'
+import type { ControlRoute } from './control-route.ts'
 import { streamedJson } from './json-stream.ts'
 
 /** The default and the longest wait of `GET /__sim/requests/wait`. */

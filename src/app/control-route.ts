@@ -1,0 +1,31 @@
+import type { PlainRequest, PlainResponse } from '../core/http/plain-http.ts'
+import type { EventStreamOptions } from './dashboard/event-stream.ts'
+
+// What the control plane, its guard and its route files share, apart from the plane that composes them (no cycle).
+
+/** The path under which the control endpoints live, outside the API prefix. */
+export const controlPath = '/__sim'
+
+export interface ControlOptions {
+  /**
+   * When set, every control request needs `Authorization: Bearer <adminToken>`,
+   * from any address. Without it, only loopback clients, sending to a loopback
+   * host name, are served.
+   */
+  readonly adminToken?: string | undefined
+  /**
+   * Host names (no port) accepted in `Host` besides the loopback ones, when there is no admin token: each exact, or
+   * `.example.test` for that domain and its subdomains; `*` for any (see `HostPolicy`).
+   */
+  readonly allowedHosts?: readonly string[] | undefined
+  /** How the dashboard's event streams (`GET /__sim/events`) batch and keep alive; the defaults suit a browser. */
+  readonly events?: EventStreamOptions | undefined
+}
+
+export interface ControlRoute {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  /** Under {@link controlPath}; `{id}` stands for one path segment. */
+  readonly path: string
+  readonly name: string
+  readonly resolve: (request: PlainRequest, id: string | undefined) => PlainResponse | Promise<PlainResponse>
+}
