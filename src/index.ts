@@ -50,6 +50,11 @@ export {
 } from './core/journal/contract-coverage.ts'
 export type { SimulatorEvent, SimulatorEventListener, SimulatorEvents } from './core/simulator/simulator-events.ts'
 export type {
+  FaultKindStatus,
+  KeyStatus,
+  OperationStatus,
+  SimulatorStatus,
+  WindowStatus,
   FaultKindSnapshot,
   KeySnapshot,
   OperationSnapshot,

@@ -9,7 +9,7 @@ import { createEventStreams } from '../src/app/dashboard/event-stream.ts'
 import { createManualClock } from '../src/core/time/clock.ts'
 import type { StreamSink } from '../src/core/http/plain-http.ts'
 import { createSimulatorCore } from '../src/core/simulator/simulator-core.ts'
-import type { SimulatorSnapshot } from '../src/core/state/simulator-status.ts'
+import type { SimulatorStatus } from '../src/core/state/simulator-status.ts'
 import { createControlHandlers } from '../src/handlers/control-handlers.ts'
 import { createNodeApp, startServer, type RunningServer, type StartServerOptions } from '../src/node.ts'
 
@@ -226,7 +226,7 @@ describe('GET /__sim/state', () => {
     const response = await send(`${server.url}/__sim/state`)
     expect(response.status).toBe(200)
     expect(response.headers['content-type']).toBe('application/json')
-    const state = JSON.parse(response.text) as SimulatorSnapshot
+    const state = JSON.parse(response.text) as SimulatorStatus
     expect(state).toEqual(JSON.parse(JSON.stringify(server.simulator.state())))
     expect(state.keys.find((key) => key.plan === 'pro')!.minute).toEqual({
       limit: 300,
@@ -240,7 +240,7 @@ describe('GET /__sim/state', () => {
 describe('GET /__sim/state: what the dashboard offers', () => {
   it('lists the operations of the route table and the transport fault kinds, each one a rule the simulator takes', async () => {
     const server = await start()
-    const state = JSON.parse((await send(`${server.url}/__sim/state`)).text) as SimulatorSnapshot
+    const state = JSON.parse((await send(`${server.url}/__sim/state`)).text) as SimulatorStatus
     expect(state.operations).toEqual([
       { operation: 'listPets', method: 'GET', path: '/pets' },
       { operation: 'createPet', method: 'POST', path: '/pets' },
@@ -286,7 +286,7 @@ describe('GET /__sim/events', () => {
     expect((await stream.next('state')).data.keys.find((key: { plan: string }) => key.plan === 'pro').minute.used).toBe(2)
 
     await fetch(`${server.url}/__sim/clock`, { method: 'POST', headers: json, body: '{"advance":"1m","freeze":true}' })
-    const moved = (await stream.next('state')).data as SimulatorSnapshot
+    const moved = (await stream.next('state')).data as SimulatorStatus
     expect(moved.clock).toMatchObject({ now: '2030-06-15T10:01:30.000Z', frozen: true })
     expect(moved.keys.find((key) => key.plan === 'pro')!.minute.used).toBe(0)
 

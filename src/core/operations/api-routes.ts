@@ -4,7 +4,7 @@ import { deprecationHeaders } from './deprecation.ts'
 import { JsonText } from '../http/json-text.ts'
 import type { PlainRequest } from '../http/plain-http.ts'
 import { defaultLimit, parseListPetsQuery, parseNewPet, parsePetId } from './request-parsing.ts'
-import type { SimulatorState } from './operation-context.ts'
+import type { OperationContext } from './operation-context.ts'
 
 /** What an operation's resolver gets once the caller is authenticated and within its limits. */
 export interface OperationCall {
@@ -12,7 +12,7 @@ export interface OperationCall {
   /** Path parameters, percent-decoded, by the names in the route's path. */
   readonly params: Readonly<Record<string, string>>
   readonly key: ApiKey
-  readonly state: SimulatorState
+  readonly state: OperationContext
   /**
    * Throws (503 `simulator_reset`) if the simulator was reset since the request began. A resolver that changes state
    * after an `await` calls it first: a request from before a reset must not change the state after it.
@@ -24,7 +24,7 @@ export interface OperationCall {
 export interface ForcedCall {
   readonly request: PlainRequest
   readonly params: Readonly<Record<string, string>>
-  readonly state: SimulatorState
+  readonly state: OperationContext
   readonly status: number
 }
 
@@ -65,7 +65,7 @@ export interface ApiRouteDefinition {
   /** Deprecated in the spec: removed on the simulator's `deprecation.sunsetAt` (contract coverage lists calls to it). */
   readonly deprecated?: boolean
   /** Headers every response of this route carries, errors included; computed once per simulator. */
-  readonly headers?: (state: SimulatorState) => Readonly<Record<string, string>>
+  readonly headers?: (state: OperationContext) => Readonly<Record<string, string>>
 }
 
 /**
@@ -188,7 +188,7 @@ function safely<T>(parse: () => T, fallback: T): T {
 }
 
 /** getPet is deprecated: `Deprecation`, `Sunset` and a `Link` to its successor, GET /pets. */
-function getPetHeaders(state: SimulatorState): Readonly<Record<string, string>> {
+function getPetHeaders(state: OperationContext): Readonly<Record<string, string>> {
   return deprecationHeaders(state.deprecation, `${state.basePath}/pets`)
 }
 

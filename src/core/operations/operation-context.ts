@@ -9,8 +9,11 @@ import type { RequestJournal } from '../journal/request-journal.ts'
 /** A fixed response delay, or a range to draw from. */
 export type Latency = number | { readonly min: number; readonly max: number }
 
-/** Everything one simulator's pipeline works on. Never shared between simulators. */
-export interface SimulatorState {
+/**
+ * What the operations and the pipeline work on: one simulator's store, keys, limiter, clock, journal. Never shared
+ * between simulators. (Its 0.x name, `SimulatorState`, was never exported; `simulator.state()` is `SimulatorStatus`.)
+ */
+export interface OperationContext {
   readonly store: PetStore
   readonly keyRing: KeyRing
   readonly limiter: RateLimiter

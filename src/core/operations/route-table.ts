@@ -1,5 +1,5 @@
 import type { ApiRouteDefinition, HttpMethod } from './api-routes.ts'
-import type { SimulatorState } from './operation-context.ts'
+import type { OperationContext } from './operation-context.ts'
 
 /** A route of the table, ready to match: its path split into literal and parameter segments. */
 export interface CompiledRoute {
@@ -43,7 +43,7 @@ export interface RouteTable {
   paramsAtEnd(route: CompiledRoute, path: string): Readonly<Record<string, string>>
 }
 
-export function compileRouteTable(definitions: readonly ApiRouteDefinition[], state: SimulatorState): RouteTable {
+export function compileRouteTable(definitions: readonly ApiRouteDefinition[], state: OperationContext): RouteTable {
   const routes: CompiledRoute[] = definitions.map((definition) => ({
     definition,
     operation: definition.operation,

@@ -11,7 +11,7 @@ import { compileRouteTable, type RouteMatch, type RouteTable } from '../operatio
 import { createFaultRules, type FaultRules, type FiredFault } from '../faults/fault-rules.ts'
 import { faultKinds, journalStatus } from '../http/fault-kinds.ts'
 import { forcedResult, invalidPrefer, preferredStatus } from '../operations/forced-responses.ts'
-import type { Latency, SimulatorState } from '../operations/operation-context.ts'
+import type { Latency, OperationContext } from '../operations/operation-context.ts'
 import { createKeyScrubber } from '../journal/journal-redaction.ts'
 
 /**
@@ -64,7 +64,7 @@ interface BodySink {
   bytes?: Uint8Array
 }
 
-export function createApiPipeline(state: SimulatorState, options: PipelineOptions = {}): ApiPipeline {
+export function createApiPipeline(state: OperationContext, options: PipelineOptions = {}): ApiPipeline {
   const table = compileRouteTable(apiRoutes, state)
   const faults = createFaultRules(table, state.random.next, state.basePath, options.onFaultsChange)
   // An Error body quotes what was sent (`petId must be an integer (got "…")`): never a key in force.
@@ -278,7 +278,7 @@ type Caller =
   | { readonly key: ApiKey; readonly bucket: string; readonly plan: Plan; readonly problem?: undefined }
   | { readonly key?: undefined; readonly bucket: string; readonly plan: Plan; readonly problem: ApiError }
 
-function identifyCaller(state: SimulatorState, request: PlainRequest): Caller {
+function identifyCaller(state: OperationContext, request: PlainRequest): Caller {
   let problem: ApiError
   try {
     const key = state.keyRing.authenticate(readBearerToken(request.header('authorization') ?? null))

@@ -15,9 +15,9 @@ import { apiRoutes } from '../operations/api-routes.ts'
 import { createCoverageTally } from '../journal/contract-coverage.ts'
 import type { PetStatus } from '../model/pet-types.ts'
 import { createSeededRandom } from '../time/seeded-random.ts'
-import type { Latency, RandomSource, SimulatorState } from '../operations/operation-context.ts'
+import type { Latency, RandomSource, OperationContext } from '../operations/operation-context.ts'
 import { createSimulatorEvents } from './simulator-events.ts'
-import { readSnapshot } from '../state/simulator-status.ts'
+import { readStatus } from '../state/simulator-status.ts'
 import { scenarioTable } from '../state/scenarios.ts'
 import { createStateControl, type StateConfig } from '../state/state-control.ts'
 import type { ReconfigurableOptions, SimulatorCore, SimulatorOptions } from './simulator-options.ts'
@@ -74,7 +74,7 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
   const bodyLimit = options.bodyLimit ?? defaults.bodyLimit
   if (!(Number.isSafeInteger(bodyLimit) && bodyLimit >= 0))
     throw new RangeError(`bodyLimit must be a whole number of bytes (got ${bodyLimit})`)
-  const state: SimulatorState = {
+  const state: OperationContext = {
     store,
     keyRing,
     limiter,
@@ -147,7 +147,7 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     snapshotReader: control.snapshotReader,
     restore: control.restore,
     state: () =>
-      readSnapshot({
+      readStatus({
         clock,
         keys: ring.keys,
         demoKeys: control.demoKeys,

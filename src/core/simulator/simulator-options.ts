@@ -13,7 +13,7 @@ import type { RequestJournal } from '../journal/request-journal.ts'
 import type { ScenarioDefinition, ScenarioSummary } from '../state/scenarios.ts'
 import type { Latency } from '../operations/operation-context.ts'
 import type { SimulatorEvents } from './simulator-events.ts'
-import type { SimulatorSnapshot } from '../state/simulator-status.ts'
+import type { SimulatorStatus } from '../state/simulator-status.ts'
 import type { SnapshotReader, StateSnapshot } from '../state/state-snapshot.ts'
 
 // What createSimulatorCore (simulator-core.ts) takes and returns, apart from how it builds them.
@@ -124,7 +124,7 @@ export interface SimulatorCore {
    * keys with both windows' usage and bans, the anonymous callers in
    * aggregate, the clock, the fault rules, request counts and pets.
    */
-  state(): SimulatorSnapshot
+  state(): SimulatorStatus
   /** The whole state as plain, versioned JSON (`"format": 1`): catalogue, next id, clock, rate-limit buckets and bans, fault rules, scenario. */
   snapshot(): StateSnapshot
   /**

@@ -8,8 +8,8 @@ import { keyCallerPrefix, type BanPolicy, type RateLimiter, type WindowUsage } f
 import type { RequestCounts, RequestJournal } from '../journal/request-journal.ts'
 import type { SimulatorClock } from '../time/clock.ts'
 
-/** One rate-limit window as the snapshot shows it: times in ISO 8601. */
-export interface WindowSnapshot {
+/** One rate-limit window as the status shows it: times in ISO 8601. */
+export interface WindowStatus {
   readonly limit: number
   readonly used: number
   readonly remaining: number
@@ -18,21 +18,21 @@ export interface WindowSnapshot {
 }
 
 /** A key in force, with what it has used. */
-export interface KeySnapshot {
+export interface KeyStatus {
   /** The key's fingerprint (`key#1a2b3c4d`), as the journal and the logs name it. */
   readonly key: string
   /** The token itself, only for the documented demo keys (`fixtures/demo-keys.json`) when they are the keys in force. */
   readonly token?: string
   /** The plan in its text form: `pro`, `enterprise:5000/1000000`. */
   readonly plan: string
-  readonly minute: WindowSnapshot
-  readonly day: WindowSnapshot
+  readonly minute: WindowStatus
+  readonly day: WindowStatus
   /** When the key's ban ends, while it is banned; `null` otherwise. */
   readonly bannedUntil: string | null
 }
 
 /** An operation of the API, as the route table declares it. */
-export interface OperationSnapshot {
+export interface OperationStatus {
   readonly operation: string
   readonly method: string
   /** Under the base path, with `{name}` for a parameter, as in the OpenAPI document. */
@@ -40,7 +40,7 @@ export interface OperationSnapshot {
 }
 
 /** A transport fault kind a rule can do, as the fault-kind table declares it. */
-export interface FaultKindSnapshot {
+export interface FaultKindStatus {
   readonly kind: TransportFault
   /** Whether the operation runs (its state changes happen) before the damage. */
   readonly operationRuns: boolean
@@ -49,22 +49,20 @@ export interface FaultKindSnapshot {
   readonly description: string
 }
 
-// Derived once from the tables they describe, frozen: every snapshot shares them.
-const operations: readonly OperationSnapshot[] = Object.freeze(
+// Derived once from the tables they describe, frozen: every status shares them.
+const operations: readonly OperationStatus[] = Object.freeze(
   apiRoutes.map(({ operation, method, path }) => Object.freeze({ operation, method, path })),
 )
-const faultKindList: readonly FaultKindSnapshot[] = Object.freeze(
-  transportFaults.map((kind) => Object.freeze({ kind, ...faultKinds[kind] })),
-)
+const faultKindList: readonly FaultKindStatus[] = Object.freeze(transportFaults.map((kind) => Object.freeze({ kind, ...faultKinds[kind] })))
 
 /**
  * What `simulator.state()` and `GET /__sim/state` return: the picture the
  * dashboard shows, for scripts and CI. Every instant is on the simulator's
  * clock, in ISO 8601.
  */
-export interface SimulatorSnapshot {
+export interface SimulatorStatus {
   readonly clock: { readonly now: string; readonly epochMs: number; readonly frozen: boolean }
-  readonly keys: readonly KeySnapshot[]
+  readonly keys: readonly KeyStatus[]
   /** Callers without a valid key, in aggregate: their plan's limits, buckets held, how many are banned. */
   readonly anonymous: { readonly perMinute: number; readonly perDay: number; readonly buckets: number; readonly banned: number }
   /** The ban after continued 429s, or `false` when there is none. */
@@ -79,13 +77,13 @@ export interface SimulatorSnapshot {
   /** When getPet was deprecated and when it is removed (410 from then on). */
   readonly getPet: { readonly deprecatedAt: string; readonly sunsetAt: string }
   /** The API's operations, in the route table's order: what fault rules and the journal name. */
-  readonly operations: readonly OperationSnapshot[]
+  readonly operations: readonly OperationStatus[]
   /** The transport faults a rule can do (`fault`), in the fault-kind table's order. */
-  readonly faultKinds: readonly FaultKindSnapshot[]
+  readonly faultKinds: readonly FaultKindStatus[]
 }
 
-/** What a snapshot is read from: parts of one simulator. */
-export interface SnapshotSources {
+/** What a status is read from: parts of one simulator. */
+export interface StatusSources {
   readonly clock: SimulatorClock
   readonly keys: readonly ApiKey[]
   /** Whether the keys in force are the demo keys, whose tokens are public (the README lists them). */
@@ -100,22 +98,22 @@ export interface SnapshotSources {
 }
 
 /**
- * Reads a snapshot: O(keys) for the keys' windows, a scan of the bans for
+ * Reads the status: O(keys) for the keys' windows, a scan of the bans for
  * the anonymous aggregate, and the fault rules; nothing is counted or changed.
  * On a running clock the limiter reads the time again, a fraction of a
  * millisecond later than `clock.epochMs`: windows are whole minutes, so the
  * figures agree unless a minute ends in between.
  */
-export function readSnapshot(sources: SnapshotSources): SimulatorSnapshot {
+export function readStatus(sources: StatusSources): SimulatorStatus {
   const epochMs = sources.clock.now()
   const iso = (ms: number) => new Date(ms).toISOString()
-  const window = (usage: WindowUsage): WindowSnapshot => ({
+  const window = (usage: WindowUsage): WindowStatus => ({
     limit: usage.limit,
     used: usage.used,
     remaining: usage.remaining,
     resetAt: iso(usage.resetAt),
   })
-  const keys = sources.keys.map((key): KeySnapshot => {
+  const keys = sources.keys.map((key): KeyStatus => {
     const usage = sources.limiter.usage(`${keyCallerPrefix}${key.token}`, key.plan)
     return {
       key: key.fingerprint,
@@ -141,3 +139,15 @@ export function readSnapshot(sources: SnapshotSources): SimulatorSnapshot {
     faultKinds: faultKindList,
   }
 }
+
+// The 0.x names of the status view. `simulator.state()` is a status; a snapshot is `simulator.snapshot()` (state/).
+/** @deprecated Renamed {@link SimulatorStatus}: a snapshot is what `simulator.snapshot()` returns. */
+export type SimulatorSnapshot = SimulatorStatus
+/** @deprecated Renamed {@link KeyStatus}. */
+export type KeySnapshot = KeyStatus
+/** @deprecated Renamed {@link WindowStatus}. */
+export type WindowSnapshot = WindowStatus
+/** @deprecated Renamed {@link OperationStatus}. */
+export type OperationSnapshot = OperationStatus
+/** @deprecated Renamed {@link FaultKindStatus}. */
+export type FaultKindSnapshot = FaultKindStatus

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ApiRouteDefinition } from '../../../src/core/operations/api-routes.ts'
 import { compileRouteTable, type RouteMatch } from '../../../src/core/operations/route-table.ts'
-import type { SimulatorState } from '../../../src/core/operations/operation-context.ts'
+import type { OperationContext } from '../../../src/core/operations/operation-context.ts'
 
 const route = (operation: string, method: ApiRouteDefinition['method'], path: string): ApiRouteDefinition => ({
   operation,
@@ -23,7 +23,7 @@ const definitions = [
   route('putRoot', 'PUT', '/root'),
 ]
 // The table reads the state only for routes that declare headers; these declare none.
-const table = compileRouteTable(definitions, {} as SimulatorState)
+const table = compileRouteTable(definitions, {} as OperationContext)
 
 const summary = (match: RouteMatch) => (match.kind === 'operation' ? { operation: match.route.operation, params: match.params } : match)
 
