@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander'
 import packageJson from '../../package.json' with { type: 'json' }
 import { parseDuration } from '../core/time/duration.ts'
-import { parsePlan, planForms } from '../core/access/plans.ts'
+import { parsePlan, planHelp } from '../core/access/plans.ts'
 import { transportFaults } from '../core/http/fault-kinds.ts'
 import { petStatuses, type PetStatus } from '../core/model/pet-types.ts'
 import { defaults } from '../core/defaults.ts'
@@ -75,7 +75,7 @@ export function createProgram(): Command {
     .addOption(
       option(
         '--key <token=plan>',
-        `an API key and its plan (${planForms.join(', ')}); repeatable; the env variable takes a comma-separated list`,
+        `an API key and its plan (${planHelp}); repeatable; the env variable takes a comma-separated list`,
         'KEY',
       )
         .argParser(collectKeys)

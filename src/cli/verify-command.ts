@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs'
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
-import { parsePlan } from '../core/access/plans.ts'
+import { parsePlan, planHelp } from '../core/access/plans.ts'
 import { parseDuration } from '../core/time/duration.ts'
 import { createSecretScrubber, redactUrl } from '../core/journal/journal-redaction.ts'
 import { formatBytes, formatMs } from '../verify/request-budget.ts'
@@ -33,11 +33,7 @@ export function createVerifyProgram(): Command {
     .addOption(
       new Option('--key <token>', 'an API key of the target (sent as a Bearer token, never printed)').env('PETSTORE_SIM_VERIFY_KEY'),
     )
-    .addOption(
-      new Option('--plan <plan>', "the key's plan: the rate limits to expect (free, pro, business, enterprise:<perMinute>/<perDay>)")
-        .argParser(checkPlan)
-        .default('free'),
-    )
+    .addOption(new Option('--plan <plan>', `the key's plan: the rate limits to expect (${planHelp})`).argParser(checkPlan).default('free'))
     .option('--writes', 'also run the checks that create pets on the target', false)
     .option('--limits', "also run the checks that spend the key's minute quota to reach a 429 (the cost is printed first)", false)
     .option('--strict', 'advisory checks (where the spec is silent) fail the run too', false)

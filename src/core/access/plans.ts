@@ -39,6 +39,9 @@ export const anonymousPlan: Plan = standardPlans.free
 /** Every text form of a plan, for help and messages: `free`, `pro`, `business`, `enterprise:<perMinute>/<perDay>`. */
 export const planForms: readonly string[] = planNames.map((name) => (name === customPlanName ? `${name}:<perMinute>/<perDay>` : name))
 
+/** The plans in help text: `free, pro, business, enterprise:<perMinute>/<perDay>` (the CLI's `--key`, `verify --plan`). */
+export const planHelp: string = planForms.join(', ')
+
 /** `a, b, c or d`. */
 function orList(items: readonly string[]): string {
   return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`
