@@ -30,7 +30,12 @@ export default defineConfig({
       },
       test: {
         name: mswPackage,
-        include: ['test/api-scenarios.test.ts', 'test/simulator.test.ts', 'test/recipes/vitest-node.test.ts', 'test/msw2/*.msw2-test.ts'],
+        include: [
+          'test/matrix/api-scenarios.test.ts',
+          'test/simulator/simulator.test.ts',
+          'test/recipes/vitest-node.test.ts',
+          'test/msw2/*.msw2-test.ts',
+        ],
         env: { PETSTORE_SIM_MSW_PACKAGE: mswPackage, PETSTORE_SIM_TEST_TARGETS: 'msw setupServer' },
       },
     })),

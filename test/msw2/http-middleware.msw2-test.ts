@@ -1,5 +1,5 @@
 // @mswjs/http-middleware serving the simulator's MSW handlers, on msw 2 only
-// (on msw 3 it fails on every request: see test/middleware.test.ts and the
+// (on msw 3 it fails on every request: see test/node/middleware.test.ts and the
 // docs/cli.md). Runs the recipe of docs/recipes.md, behind express.json(), and the same
 // middleware with no parser; then petstore-sim's own createMiddleware() on
 // the same msw 2, with your handlers in front.

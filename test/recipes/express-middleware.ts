@@ -1,4 +1,4 @@
-// Recipe in docs/recipes.md: express, after your body parsers (run by test/middleware.test.ts).
+// Recipe in docs/recipes.md: express, after your body parsers (run by test/node/middleware.test.ts).
 // server.ts: your express app, with the simulator mounted in it
 import express from 'express'
 import { createMiddleware, createNodeApp } from 'petstore-sim/node'

@@ -22,7 +22,7 @@ const network = defineNetwork({
 beforeAll(() => network.enable())
 afterAll(() => network.disable())
 
-it('is the recipe docs/in-process-speed.md shows (cast included: the page type-checks, test/docs-typecheck.test.ts)', () => {
+it('is the recipe docs/in-process-speed.md shows (cast included: the page type-checks, test/docs/docs-typecheck.test.ts)', () => {
   const recipe = (text: string) => text.slice(text.indexOf('const simulator = '), text.indexOf('afterAll(() => network.disable())'))
   const page = readFileSync(new URL('../../docs/in-process-speed.md', import.meta.url), 'utf8')
   const section = page.slice(page.indexOf("## msw 3's Fetch-level network"))

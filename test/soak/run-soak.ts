@@ -5,7 +5,7 @@
 //   npm run soak                      all patterns
 //   npm run soak -- slow-readers      some of them, by name
 //
-// Target: every peak under 256 MiB. The state-failure pattern mounts a tmpfs, so it needs root. Not part of `npm test`; test/node-lifecycle.test.ts has a small slow-reader check.
+// Target: every peak under 256 MiB. The state-failure pattern mounts a tmpfs, so it needs root. Not part of `npm test`; test/node/node-lifecycle.test.ts has a small slow-reader check.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs'
 import { createServer, type ServerResponse } from 'node:http'

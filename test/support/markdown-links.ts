@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 
-// The link check of the user docs, for the repository (test/readme.test.ts) and for the packed package
+// The link check of the user docs, for the repository (test/docs/readme.test.ts) and for the packed package
 // (test/packaging/packed-docs.test.ts): a page's relative links must lead to a file under the same root, and a link
 // with an anchor to a heading that file has.
 

@@ -10,7 +10,7 @@ export const maxNameLength = 255
  * record (the published Standard Schema, the types); this is its fast path for
  * every createPet and `store.create`, where zod cost about 1.5 µs a call
  * (`parseNewPet` 1.05 µs of which zod 0.34, then zod again in `store.create`;
- * `npm run bench` profile, issue #19). `test/core/api/new-pet-check.test.ts`
+ * `npm run bench` profile, issue #19). `test/core/model/new-pet-check.test.ts`
  * holds the two equal on a corpus of bodies, valid and not.
  *
  * @returns the pet, or the problems as `describeIssues` words them (`name: is required; categoryId: must be an integer`).
