@@ -2,8 +2,10 @@ import { defaults } from '../defaults.ts'
 import { anonymousCallerPrefix, type BucketRecord, createCallerBuckets, defaultMaxAnonymousBuckets } from './caller-buckets.ts'
 
 export type { BucketRecord }
+export type { AnonymousUsage, CallerUsage, WindowUsage }
 import { longestDurationMs, type Clock } from '../time/clock.ts'
 import type { Plan } from './plans.ts'
+import type { AnonymousUsage, CallerUsage, WindowUsage } from './limiter-usage.ts'
 
 const minuteMs = 60_000
 const dayMs = 86_400_000
@@ -87,29 +89,6 @@ export interface RateLimiter {
    * most `maxAnonymousBuckets`. See {@link createRateLimiter}.
    */
   readonly size: number
-}
-
-/** One window of a caller, as {@link RateLimiter.usage} reads it. */
-export interface WindowUsage {
-  readonly limit: number
-  readonly used: number
-  readonly remaining: number
-  /** Epoch ms at which the window resets (the next UTC minute or midnight). */
-  readonly resetAt: number
-}
-
-export interface CallerUsage {
-  readonly minute: WindowUsage
-  readonly day: WindowUsage
-  /** Epoch ms at which the caller's ban ends, when it is banned now. */
-  readonly bannedUntil: number | undefined
-}
-
-export interface AnonymousUsage {
-  /** Anonymous buckets held (one per client address that called without a valid key, while it carries anything). */
-  readonly buckets: number
-  /** How many of them are banned now. */
-  readonly banned: number
 }
 
 /** The prefix of the ids of key callers' buckets (`key:<token>`), as the API pipeline names them. */
