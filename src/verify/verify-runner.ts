@@ -17,7 +17,7 @@ export interface VerifyOptions {
   readonly baseUrl: string
   /** An API key of the target, sent as `Authorization: Bearer <key>`; never printed. */
   readonly key: string
-  /** The key's plan (`free`, `pro`, `business`, `enterprise:<perMinute>/<perDay>`, or a plan object): the limits expected. Default `free`. */
+  /** The key's plan (a text form `parsePlan` reads, or a plan object; core/access/plans.ts lists them): the limits expected. Default `free`. */
   readonly plan?: Plan | string
   /** Allow the checks that create pets on the target. Default false. */
   readonly writes?: boolean

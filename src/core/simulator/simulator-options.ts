@@ -30,7 +30,7 @@ export interface SimulatorOptions {
    * `faker` is seeded with `seed`, the result is validated like a fixture. Not with `fixtures`.
    */
   generatePet?: GeneratePet
-  /** API keys: token -> plan (`free`, `pro`, `business`, `enterprise:<perMinute>/<perDay>`). Default: the demo keys. */
+  /** API keys: token -> plan (a text form `parsePlan` reads: `planForms` in core/access/plans.ts). Default: the demo keys. */
   keys?: KeySpec
   /**
    * Where the API lives: a path prefix (any origin; default `/v1`) or a full
