@@ -79,7 +79,7 @@ export type { StandardSchemaV1 } from './core/model/standard-schema.ts'
 /** Standard Schemas (https://standardschema.dev) of the API's bodies, the ones the simulator validates with. */
 export const { ErrorBodySchema, NewPetSchema, PetSchema, PetsSchema, PetStatusSchema } = publicSchemas
 export { createApp, type App, type AppOptions } from './app/app.ts'
-export { controlPath, type ControlOptions } from './app/control-plane.ts'
+export { controlPath, type ControlOptions } from './app/control/control-plane.ts'
 export { applyProviderState, type ProviderStateRequest, type ProviderStateResult } from './core/state/provider-states.ts'
 export type { Pact, PactInteraction, PactOptions } from './core/journal/pact-export.ts'
 export { exposedHeaders } from './app/cors.ts'

@@ -13,7 +13,7 @@ export { createServer, startServer, type RunningServer, type StartServerOptions 
 export type { App, AppOptions } from './app/app.ts'
 export { engines, type Engine } from './node/lane-types.ts'
 export { createRequestLogger, logFormats, type LogFormat, type RequestLogger, type RequestLogRecord } from './node/request-log.ts'
-export { controlPath, type ControlOptions } from './app/control-plane.ts'
+export { controlPath, type ControlOptions } from './app/control/control-plane.ts'
 export { openApiDocumentPath, readOpenApiDocument } from './node/openapi-document.ts'
 export { StateFileError, type StateFileOptions } from './node/state-file.ts'
 export type { OpenApiDocumentSource } from './app/openapi-route.ts'

@@ -1,7 +1,7 @@
 import { http, type HttpHandler } from 'msw'
 import { errorResponse, type TransportFacts } from '../core/http/plain-http.ts'
 import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
-import { controlPath, createControlPlane, type ControlOptions } from '../app/control-plane.ts'
+import { controlPath, createControlPlane, type ControlOptions } from '../app/control/control-plane.ts'
 import { toFetchResponse, toPlainRequest } from '../app/fetch-lane.ts'
 import { urlPattern } from './url-patterns.ts'
 

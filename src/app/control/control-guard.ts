@@ -1,9 +1,9 @@
-import { ApiError } from '../core/http/api-error.ts'
-import { constantTimeEqual } from '../core/access/api-keys.ts'
-import { maxAuthorizationLength, readBearerToken } from '../core/access/bearer-token.ts'
-import type { PlainRequest } from '../core/http/plain-http.ts'
-import { isJsonContentType } from '../core/operations/request-parsing.ts'
-import type { HostPolicy } from '../core/access/host-policy.ts'
+import { ApiError } from '../../core/http/api-error.ts'
+import { constantTimeEqual } from '../../core/access/api-keys.ts'
+import { maxAuthorizationLength, readBearerToken } from '../../core/access/bearer-token.ts'
+import type { PlainRequest } from '../../core/http/plain-http.ts'
+import { isJsonContentType } from '../../core/operations/request-parsing.ts'
+import type { HostPolicy } from '../../core/access/host-policy.ts'
 import type { ControlOptions } from './control-route.ts'
 
 /**

@@ -1,5 +1,5 @@
-import type { PlainRequest, PlainResponse } from '../core/http/plain-http.ts'
-import type { EventStreamOptions } from './dashboard/event-stream.ts'
+import type { PlainRequest, PlainResponse } from '../../core/http/plain-http.ts'
+import type { EventStreamOptions } from '../dashboard/event-stream.ts'
 
 // What the control plane, its guard and its route files share, apart from the plane that composes them (no cycle).
 

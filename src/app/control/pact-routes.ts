@@ -1,10 +1,10 @@
-import { ApiError } from '../core/http/api-error.ts'
-import { jsonResponse, type PlainRequest, type PlainResponse } from '../core/http/plain-http.ts'
-import { parseJournalFilter } from '../core/journal/journal-filter.ts'
-import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
-import { applyProviderState } from '../core/state/provider-states.ts'
+import { ApiError } from '../../core/http/api-error.ts'
+import { jsonResponse, type PlainRequest, type PlainResponse } from '../../core/http/plain-http.ts'
+import { parseJournalFilter } from '../../core/journal/journal-filter.ts'
+import type { SimulatorCore } from '../../core/simulator/simulator-core.ts'
+import { applyProviderState } from '../../core/state/provider-states.ts'
 // Not `journal.toPact`: the browser build leaves that out (core/journal/pact-module.ts), the control plane keeps it.
-import { toPact } from '../core/journal/pact-export.ts'
+import { toPact } from '../../core/journal/pact-export.ts'
 
 /** A control route, as the control plane registers it (`{id}`-free paths under `/__sim`). */
 interface PactRoute {

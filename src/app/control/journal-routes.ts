@@ -1,12 +1,12 @@
-import { ApiError } from '../core/http/api-error.ts'
-import { JsonText } from '../core/http/json-text.ts'
-import { jsonResponse, type PlainRequest, type PlainResponse } from '../core/http/plain-http.ts'
-import { defaults } from '../core/defaults.ts'
-import { journalFilterNames, parseJournalFilter, type JournalFilter } from '../core/journal/journal-filter.ts'
-import { harEntry, harFrame } from '../core/journal/journal-har.ts'
-import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
+import { ApiError } from '../../core/http/api-error.ts'
+import { JsonText } from '../../core/http/json-text.ts'
+import { jsonResponse, type PlainRequest, type PlainResponse } from '../../core/http/plain-http.ts'
+import { defaults } from '../../core/defaults.ts'
+import { journalFilterNames, parseJournalFilter, type JournalFilter } from '../../core/journal/journal-filter.ts'
+import { harEntry, harFrame } from '../../core/journal/journal-har.ts'
+import type { SimulatorCore } from '../../core/simulator/simulator-core.ts'
 import type { ControlRoute } from './control-route.ts'
-import { streamedJson } from './json-stream.ts'
+import { streamedJson } from '../json-stream.ts'
 
 /** The default and the longest wait of `GET /__sim/requests/wait`. */
 const waitTimeouts = { defaultMs: 5000, maxMs: 60_000 } as const

@@ -1,8 +1,8 @@
-import { ApiError } from '../core/http/api-error.ts'
-import { jsonResponse, type PlainRequest, type PlainResponse } from '../core/http/plain-http.ts'
-import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
-import type { SnapshotReader } from '../core/state/state-snapshot.ts'
-import { streamedJson, type StreamLifetime } from './json-stream.ts'
+import { ApiError } from '../../core/http/api-error.ts'
+import { jsonResponse, type PlainRequest, type PlainResponse } from '../../core/http/plain-http.ts'
+import type { SimulatorCore } from '../../core/simulator/simulator-core.ts'
+import type { SnapshotReader } from '../../core/state/state-snapshot.ts'
+import { streamedJson, type StreamLifetime } from '../json-stream.ts'
 
 /** A control route, as the control plane registers it (`{id}`-free paths under `/__sim`). */
 interface StateRoute {
