@@ -1,3 +1,4 @@
+import { decodePathSegment } from '../../core/http/path-normalisation.ts'
 import type { PlainRequest, PlainResponse } from '../../core/http/plain-http.ts'
 import type { EventStreamOptions } from '../dashboard/event-stream.ts'
 
@@ -28,4 +29,25 @@ export interface ControlRoute {
   readonly path: string
   readonly name: string
   readonly resolve: (request: PlainRequest, id: string | undefined) => PlainResponse | Promise<PlainResponse>
+}
+
+/**
+ * The routes whose path is `path` (under {@link controlPath}), any method, and the `{id}` segment when a route has one,
+ * decoded as the API decodes path parameters. The one matcher of the control plane; the MSW handlers register the same
+ * paths.
+ */
+export function matchControlPath(
+  routes: readonly ControlRoute[],
+  path: string,
+): { readonly samePath: readonly ControlRoute[]; readonly id: string | undefined } {
+  let id: string | undefined
+  const samePath = routes.filter((route) => {
+    if (route.path === path) return true
+    const prefix = route.path.endsWith('/{id}') ? route.path.slice(0, -'{id}'.length) : undefined
+    if (prefix === undefined || !path.startsWith(prefix) || path.length === prefix.length || path.indexOf('/', prefix.length) !== -1)
+      return false
+    id = decodePathSegment(path.slice(prefix.length))
+    return true
+  })
+  return { samePath, id }
 }

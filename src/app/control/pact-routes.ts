@@ -1,18 +1,12 @@
 import { ApiError } from '../../core/http/api-error.ts'
-import { jsonResponse, type PlainRequest, type PlainResponse } from '../../core/http/plain-http.ts'
+import { jsonResponse } from '../../core/http/plain-http.ts'
 import { parseJournalFilter } from '../../core/journal/journal-filter.ts'
 import type { SimulatorCore } from '../../core/simulator/simulator-core.ts'
 import { applyProviderState } from '../../core/state/provider-states.ts'
 // Not `journal.toPact`: the browser build leaves that out (core/journal/pact-module.ts), the control plane keeps it.
 import { toPact } from '../../core/journal/pact-export.ts'
-
-/** A control route, as the control plane registers it (`{id}`-free paths under `/__sim`). */
-interface PactRoute {
-  readonly method: 'GET' | 'POST'
-  readonly path: string
-  readonly name: string
-  readonly resolve: (request: PlainRequest) => PlainResponse | Promise<PlainResponse>
-}
+import { readJson } from './control-body.ts'
+import type { ControlRoute } from './control-route.ts'
 
 /** Names of a pact's parties: letters, digits and a few separators, as brokers show them in URLs. */
 const partyName = /^[A-Za-z0-9][A-Za-z0-9 ._@/-]{0,127}$/
@@ -24,10 +18,8 @@ const partyName = /^[A-Za-z0-9][A-Za-z0-9 ._@/-]{0,127}$/
  *   (`Content-Disposition: attachment`);
  * - `POST /__sim/provider-states` with `{"state", "params", "action"}`, the body Pact's verifier posts to a
  *   provider-state URL: `applyProviderState`, 200 with the state as applied, 400 `invalid_provider_state`.
- *
- * @param readJson the control plane's reader of JSON bodies (undefined for none).
  */
-export function createPactRoutes(simulator: SimulatorCore, readJson: (request: PlainRequest) => Promise<unknown>): PactRoute[] {
+export function pactRoutes(simulator: SimulatorCore): ControlRoute[] {
   return [
     {
       method: 'GET',

@@ -34,3 +34,17 @@ export function hasDotSegment(path: string): boolean {
 /** Any character outside what the URL parser leaves alone in a path. */
 const needsParsing = /[^\w\-.~!$&'()*+,;=:@/%]/
 const dotSegment = /(?:^|[/\\])(?:\.|%2e){1,2}(?:[/\\]|$)/i
+
+/**
+ * A path segment, percent-decoded; a malformed escape is kept as sent (the resolver then refuses it as it would any
+ * bad value, and a control path names no route: 404, not 500). The API's route table and the control plane's
+ * matcher both read path parameters with it.
+ */
+export function decodePathSegment(segment: string): string {
+  if (!segment.includes('%')) return segment
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
+}

@@ -1,5 +1,6 @@
 import type { ApiRouteDefinition, HttpMethod } from './api-routes.ts'
 import type { OperationContext } from './operation-context.ts'
+import { decodePathSegment } from '../http/path-normalisation.ts'
 
 /** A route of the table, ready to match: its path split into literal and parameter segments. */
 export interface CompiledRoute {
@@ -112,17 +113,7 @@ function readParams(pattern: readonly Segment[], segments: readonly string[], of
   const params: Record<string, string> = {}
   for (let index = 0; index < pattern.length; index++) {
     const name = pattern[index]!.param
-    if (name !== undefined) params[name] = decodeSegment(segments[offset + index] ?? '')
+    if (name !== undefined) params[name] = decodePathSegment(segments[offset + index] ?? '')
   }
   return params
-}
-
-/** Percent-decoded; a malformed escape is kept as sent (the resolver then refuses it as it would any bad value). */
-function decodeSegment(segment: string): string {
-  if (!segment.includes('%')) return segment
-  try {
-    return decodeURIComponent(segment)
-  } catch {
-    return segment
-  }
 }
