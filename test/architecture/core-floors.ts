@@ -11,6 +11,7 @@ export const coreFloors = [
   'catalogue',
   'journal',
   'operations',
+  'contract',
   'faults',
   'pipeline',
   'state',

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { Pact } from '../../src/core/journal/pact-export.ts'
+import type { Pact } from '../../src/core/contract/pact-export.ts'
 import { startCli } from '../support/cli-process.ts'
 
 // `--pact <file>` (issue #30): the journal written as a Pact 4 file at shutdown, as `--coverage` is.

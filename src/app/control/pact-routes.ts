@@ -2,9 +2,9 @@ import { ApiError } from '../../core/http/api-error.ts'
 import { jsonResponse } from '../../core/http/plain-http.ts'
 import { parseJournalFilter } from '../../core/journal/journal-filter.ts'
 import type { SimulatorCore } from '../../core/simulator/simulator-core.ts'
-import { applyProviderState } from '../../core/state/provider-states.ts'
-// Not `journal.toPact`: the browser build leaves that out (core/journal/pact-module.ts), the control plane keeps it.
-import { toPact } from '../../core/journal/pact-export.ts'
+import { applyProviderState } from '../../core/simulator/provider-states.ts'
+// Not `journal.toPact`: the browser build leaves that out (core/contract/pact-module.ts), the control plane keeps it.
+import { toPact } from '../../core/contract/pact-export.ts'
 import { readJson } from './control-body.ts'
 import type { ControlRoute } from './control-route.ts'
 

@@ -1,17 +1,13 @@
 import { ApiError } from '../http/api-error.ts'
 import { fingerprint } from '../access/fingerprint.ts'
-import { apiRoutes, type OperationName } from '../operations/api-routes.ts'
+import { operationNames, type OperationName } from '../model/operation-names.ts'
 import { secretLabel } from './journal-redaction.ts'
 
 /** What the journal records as a request's operation: one of the route table's, or what a request that matched none is. */
 export type JournalOperation = OperationName | 'routeNotFound' | 'methodNotAllowed'
 
-/** Every operation a journal entry can have, from the route table: what `operation=` accepts. */
-export const journalOperations: readonly JournalOperation[] = [
-  ...apiRoutes.map((route) => route.operation),
-  'routeNotFound',
-  'methodNotAllowed',
-]
+/** Every operation a journal entry can have (the route table's, by name): what `operation=` accepts. */
+export const journalOperations: readonly JournalOperation[] = [...operationNames, 'routeNotFound', 'methodNotAllowed']
 
 /**
  * What `method=` accepts: the methods of RFC 9110 §9 and PATCH (RFC 5789). A request sent with another one (the

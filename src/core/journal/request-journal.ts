@@ -4,8 +4,6 @@ import type { AnswerKind, CoverageTally } from './contract-coverage.ts'
 import { captureExchange, utf8Length } from './journal-exchange.ts'
 import { compileFilter, matches, type CompiledFilter, type JournalFilter } from './journal-filter.ts'
 import { toHar, type Har } from './journal-har.ts'
-import type { Pact, PactOptions } from './pact-export.ts'
-import { toPact } from './pact-module.ts'
 import { filterable, summaryLine, toEntry as entryView, toSummary as summaryView } from './journal-views.ts'
 import { nearestEntries } from './journal-wait.ts'
 import type { JournalEntry, JournalSummary, RecordedRequest, RecordInput } from './journal-types.ts'
@@ -59,8 +57,6 @@ export interface RequestJournal {
   waitFor(filter?: JournalFilter, options?: JournalWaitOptions): Promise<JournalEntry>
   /** The entries as a HAR 1.2 log, for browsers' developer tools. */
   toHar(filter?: JournalFilter): Har
-  /** The entries as a Pact 4 file, one interaction per distinct exchange, matching rules from the contract (docs/pact.md). */
-  toPact(options?: PactOptions & { readonly filter?: JournalFilter }): Pact
   /** Requests recorded since the last `clear()`, by status class: kept in full, not only those the journal still holds. */
   counts(): RequestCounts
   /** How much the journal holds against its bounds. */
@@ -275,7 +271,6 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
       })
     },
     toHar: (filter) => toHar(select(filter).map(toEntry), options.origin),
-    toPact: ({ filter, ...names } = {}) => toPact(select(filter).map(toEntry), names),
     counts() {
       const [none = 0, c1 = 0, c2 = 0, c3 = 0, c4 = 0, c5 = 0] = byClass
       return { total: sequence, byStatusClass: { '1xx': c1, '2xx': c2, '3xx': c3, '4xx': c4, '5xx': c5, none } }

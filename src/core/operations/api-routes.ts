@@ -1,4 +1,5 @@
 import { ApiError } from '../http/api-error.ts'
+import type { operationNames, OperationName } from '../model/operation-names.ts'
 import type { ApiKey } from '../access/api-keys.ts'
 import { deprecationHeaders } from './deprecation.ts'
 import { JsonText } from '../http/json-text.ts'
@@ -176,7 +177,21 @@ export const apiRoutes = [
   },
 ] as const satisfies readonly ApiRouteDefinition[]
 
-export type OperationName = (typeof apiRoutes)[number]['operation']
+export type { OperationName }
+
+/** The operations of a table, in its order (generic: only a mapped type over a type parameter keeps a tuple a tuple). */
+type OperationsOf<Routes> = { readonly [Index in keyof Routes]: Routes[Index] extends { readonly operation: infer Name } ? Name : never }
+type RouteNames = OperationsOf<typeof apiRoutes>
+
+/**
+ * The table names each operation of `operationNames` once, in its order: a route added, renamed or dropped here
+ * fails to compile until the list says the same (and the journal's `operation=` filter, which reads the list, with it).
+ */
+export const routesFollowOperationNames: [RouteNames] extends [typeof operationNames]
+  ? [typeof operationNames] extends [RouteNames]
+    ? true
+    : never
+  : never = true
 
 /** The value `parse` gives, or `fallback` when it throws: forced answers answer whatever the request holds. */
 function safely<T>(parse: () => T, fallback: T): T {

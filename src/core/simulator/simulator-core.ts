@@ -10,6 +10,7 @@ import { createPetStore } from '../catalogue/pet-store.ts'
 import { createRateLimiter } from '../access/rate-limiter.ts'
 import { createOriginPolicy } from '../access/origin-policy.ts'
 import { createRequestJournal } from '../journal/request-journal.ts'
+import { withPactExport } from '../contract/pact-module.ts'
 import { createKeyScrubber } from '../journal/journal-redaction.ts'
 import { apiRoutes } from '../operations/api-routes.ts'
 import { createCoverageTally } from '../journal/contract-coverage.ts'
@@ -60,16 +61,18 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
   const limiter = createRateLimiter({ clock, ban, maxAnonymousBuckets: options.maxAnonymousBuckets ?? defaults.maxAnonymousBuckets })
   const deprecation = { ...getPetDeprecation, ...options.deprecation }
   const coverage = createCoverageTally(apiRoutes, () => deprecation.sunsetAt)
-  const journal = createRequestJournal({
-    capacity: options.journalSize ?? defaults.journalSize,
-    maxBytes: options.journalMaxBytes ?? defaults.journalMaxBytes,
-    bodyCapBytes: options.journalBodyCapBytes ?? defaults.journalBodyCapBytes,
-    onRecord: events.request,
-    coverage,
-    origin,
-    basePath,
-    scrub: createKeyScrubber(() => ring.keys),
-  })
+  const journal = withPactExport(
+    createRequestJournal({
+      capacity: options.journalSize ?? defaults.journalSize,
+      maxBytes: options.journalMaxBytes ?? defaults.journalMaxBytes,
+      bodyCapBytes: options.journalBodyCapBytes ?? defaults.journalBodyCapBytes,
+      onRecord: events.request,
+      coverage,
+      origin,
+      basePath,
+      scrub: createKeyScrubber(() => ring.keys),
+    }),
+  )
   validateLatency(options.latency)
   const bodyLimit = options.bodyLimit ?? defaults.bodyLimit
   if (!(Number.isSafeInteger(bodyLimit) && bodyLimit >= 0))

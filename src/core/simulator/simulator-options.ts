@@ -10,6 +10,7 @@ import type { ApiPipeline } from '../pipeline/api-pipeline.ts'
 import type { Clock, SimulatorClock } from '../time/clock.ts'
 import type { ContractCoverage } from '../journal/contract-coverage.ts'
 import type { RequestJournal } from '../journal/request-journal.ts'
+import type { PactExport } from '../contract/pact-module.ts'
 import type { ScenarioDefinition, ScenarioSummary } from '../state/scenarios.ts'
 import type { Latency } from '../operations/operation-context.ts'
 import type { SimulatorEvents } from './simulator-events.ts'
@@ -87,8 +88,8 @@ export interface SimulatorCore {
   /** The API keys in force, with their plans (a scenario may bring its own). */
   readonly keys: readonly ApiKey[]
   readonly limiter: RateLimiter
-  /** The requests the API answered with their whole exchange, most recent last: `find`, `count`, `waitFor`, `toHar`, `clear`. */
-  readonly journal: RequestJournal
+  /** The requests the API answered with their whole exchange, most recent last: `find`, `count`, `waitFor`, `toHar`, `toPact`, `clear`. */
+  readonly journal: RequestJournal & PactExport
   /**
    * Which documented answers of each operation were met, and how (the
    * behaviour, `Prefer: code=`, a fault rule); undocumented statuses seen;

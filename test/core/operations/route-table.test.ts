@@ -93,3 +93,12 @@ describe('compileRouteTable', () => {
     expect(table.paramsAtEnd(getThing, '/v1/things/9/')).toEqual({ thingId: '9' })
   })
 })
+
+describe('the API route table and the operations’ names', () => {
+  it('has one route per name of operationNames, in its order (the compiler checks the same)', async () => {
+    const { apiRoutes, routesFollowOperationNames } = await import('../../../src/core/operations/api-routes.ts')
+    const { operationNames } = await import('../../../src/core/model/operation-names.ts')
+    expect(routesFollowOperationNames).toBe(true)
+    expect(apiRoutes.map((route) => route.operation)).toEqual([...operationNames])
+  })
+})

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { bodyMatchers, pactHeaderMatchers, type PactMatcher } from '../../../src/core/journal/pact-matching-rules.ts'
+import { bodyMatchers, pactHeaderMatchers, type PactMatcher } from '../../../src/core/contract/pact-matching-rules.ts'
 
 // The pact's matching rules, derived here from fixtures/openapi.yaml, must be the ones the export uses (derived from
 // the route table and the API's types): one contract, two readings that agree.

@@ -1,8 +1,8 @@
 import { checkNewPet } from '../model/new-pet-check.ts'
 import type { Pet } from '../model/pet-types.ts'
 import { ApiError } from '../http/api-error.ts'
-import { usageBuckets } from './scenarios.ts'
-import type { SimulatorCore } from '../simulator/simulator-core.ts'
+import { usageBuckets } from '../state/scenarios.ts'
+import type { SimulatorCore } from './simulator-core.ts'
 
 /**
  * What Pact's verifier posts to a provider-state URL before (`setup`) and after (`teardown`) each interaction:

@@ -1,6 +1,6 @@
 import { defaults } from '../defaults.ts'
-import type { JournalBody } from './journal-exchange.ts'
-import type { JournalEntry } from './request-journal.ts'
+import type { JournalBody } from '../journal/journal-exchange.ts'
+import type { JournalEntry } from '../journal/journal-types.ts'
 import { bodyMatchers, bodySchemaOf, pactHeaderMatchers, ruleSet, type PactMatcher, type PactRuleSet } from './pact-matching-rules.ts'
 
 /** The `Authorization` a pact carries for a key that is not a demo key: the providers' verification puts theirs in. */
