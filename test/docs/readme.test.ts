@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { createProgram } from '../../src/cli/cli-options.ts'
-import { errorCatalogue } from '../../src/core/http/error-codes.ts'
+import { errorCatalogue } from '../../src/core/http/error-catalogue.ts'
 import { brokenLinks as brokenLinksUnder, relativeLinks as linksOf } from '../support/markdown-links.ts'
 
 // The user docs (README.md, the front door, and the pages under docs/): these keep their tables true to the code and

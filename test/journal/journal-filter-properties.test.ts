@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../src/app/app.ts'
-import { errorCatalogue } from '../../src/core/http/error-codes.ts'
+import { errorCatalogue } from '../../src/core/http/error-catalogue.ts'
 import { defaults } from '../../src/core/defaults.ts'
 import { compileGlob, journalFilterNames, type GlobMeter, type JournalFilter } from '../../src/core/journal/journal-filter.ts'
 import type { JournalEntry } from '../../src/core/journal/request-journal.ts'

@@ -1,4 +1,4 @@
-import { errorCatalogue, type ErrorCode } from './error-codes.ts'
+import { errorStatuses, type ErrorCode } from './error-codes.ts'
 
 /** The spec's Error body: `code`, `message`, and `status` repeating the HTTP status. */
 export interface ErrorBody {
@@ -10,7 +10,7 @@ export interface ErrorBody {
 /**
  * The one error type of the simulator. Whatever goes wrong, the response is
  * built from an `ApiError`, so every error response has the spec's Error body.
- * Its HTTP status comes from the {@link errorCatalogue}, so a code can never be
+ * Its HTTP status comes from the catalogue ({@link errorStatuses}), so a code can never be
  * sent with the wrong status.
  *
  * @example
@@ -27,7 +27,7 @@ export class ApiError extends Error {
     super(message)
     this.name = 'ApiError'
     this.code = code
-    this.status = errorCatalogue[code].status
+    this.status = errorStatuses[code]
     this.headers = headers
   }
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../../../src/app/app.ts'
 import { apiRoutes } from '../../../src/core/operations/api-routes.ts'
-import { errorCatalogue } from '../../../src/core/http/error-codes.ts'
+import { errorCatalogue } from '../../../src/core/http/error-catalogue.ts'
 import { createManualClock } from '../../../src/core/time/clock.ts'
 
 // 30 s into a minute: a minute window resets in 30 s, the day window at the next UTC midnight.
