@@ -106,7 +106,7 @@ export function toFetchResponse(response: PlainResponse, method?: string, signal
 /**
  * The bodies of the simulator's own streamed answers (the dashboard's event stream): cancelling them is safe (their
  * writes check that they are still wanted), and frees what they hold (an event-stream slot) at once. A user handler's
- * body may not be cancelled safely: see `abandon` in `node/fetch-bridge.ts`. Weakly held: forgotten with the body.
+ * body may not be cancelled safely: see `abandon` in `node/fetch-response.ts`. Weakly held: forgotten with the body.
  */
 const cancellableBodies = new WeakSet<ReadableStream>()
 

@@ -6,7 +6,7 @@ import { createSecretScrubber, redactUrl } from '../core/journal/journal-redacti
 import { formatBytes, formatMs } from '../verify/request-budget.ts'
 import { renderReport, reporters, visible, type Reporter } from '../verify/reporters.ts'
 import { defaultMaxBodyBytes, defaultMaxTimeMs, verify } from '../verify/verify-runner.ts'
-import { refuseBareNumber } from './cli-options.ts'
+import { refuseBareNumber } from './cli-flag-parsers.ts'
 
 /** Exit codes of `petstore-sim verify`: every check passed, a check failed, the command line is wrong. */
 export const verifyExitCodes = { passed: 0, failed: 1, usage: 2 } as const

@@ -147,7 +147,7 @@ function writeHalfThenDrop(outgoing: ServerResponse, response: PlainResponse): v
  * the socket can send one, so the client sees `ECONNRESET` at once rather
  * than an orderly end. The one drop of both server lanes: the direct lane's
  * faults above and the msw lane's network errors and broken bodies
- * (`fetch-bridge.ts`).
+ * (`fetch-response.ts`).
  */
 export function dropConnection(outgoing: ServerResponse): void {
   dropSocket(outgoing.socket)

@@ -1,0 +1,60 @@
+import { writeFileSync } from 'node:fs'
+import { defaults } from '../core/defaults.ts'
+import { coverageMarkdown, coverageSummary } from '../core/journal/contract-coverage.ts'
+import type { RunningServer } from '../node/server.ts'
+import type { CliOptions } from './cli-options.ts'
+import type { GuardedOutput } from './guarded-output.ts'
+
+/** Exit code at shutdown when `--state`, `--coverage` or `--pact` could not be written: the run itself went well. */
+const notSavedExitCode = 1
+
+export function stopOnSignals(running: RunningServer, options: CliOptions, output: GuardedOutput): void {
+  let stopping = false
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      process.exit(signal === 'SIGINT' ? 130 : 143)
+    }
+    stopping = true
+    if (options.log === 'pretty') output.writeLine(`${signal}: finishing requests in flight, then stopping`)
+    running
+      .close(defaults.shutdownGraceMs)
+      .catch((error: Error) => {
+        // The last save of --state (the one close() may fail on): one line and a documented exit code, never a stack.
+        process.stderr.write(`petstore-sim: ${error.message}; the state of this run is not saved\n`)
+        process.exitCode = notSavedExitCode
+      })
+      .then(() => {
+        reportCoverage(running, options, output)
+        writePact(running, options)
+        process.exit(process.exitCode ?? 0)
+      })
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+}
+
+/** At shutdown: contract coverage to `--coverage <file>` (Markdown for `.md`, else JSON), and its summary on the pretty log. */
+function reportCoverage(running: RunningServer, options: CliOptions, output: GuardedOutput): void {
+  const coverage = running.simulator.coverage()
+  if (options.log === 'pretty') output.writeLine(coverageSummary(coverage))
+  if (options.coverage === undefined) return
+  try {
+    const text = options.coverage.endsWith('.md') ? coverageMarkdown(coverage) : `${JSON.stringify(coverage, null, 2)}\n`
+    writeFileSync(options.coverage, text)
+  } catch (error) {
+    process.stderr.write(`petstore-sim: --coverage: cannot write ${options.coverage} (${(error as Error).message})\n`)
+    process.exitCode = notSavedExitCode
+  }
+}
+
+/** At shutdown: the journal as a Pact 4 file to `--pact <file>` (docs/pact.md). */
+function writePact(running: RunningServer, options: CliOptions): void {
+  if (options.pact === undefined) return
+  try {
+    const pact = running.simulator.journal.toPact({ consumer: options.pactConsumer, provider: options.pactProvider })
+    writeFileSync(options.pact, `${JSON.stringify(pact, null, 2)}\n`)
+  } catch (error) {
+    process.stderr.write(`petstore-sim: --pact: cannot write ${options.pact} (${(error as Error).message})\n`)
+    process.exitCode = notSavedExitCode
+  }
+}

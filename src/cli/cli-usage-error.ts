@@ -1,0 +1,5 @@
+/** Exit code for bad flags, unreadable files and a port that cannot be bound. */
+export const usageExitCode = 2
+
+/** A command line, environment or input file the CLI cannot run with: its message is printed, the exit code is {@link usageExitCode}. */
+export class UsageError extends Error {}
