@@ -8,8 +8,9 @@
 //   Together they were half of the time of importing the package and creating a simulator (test/bench/cold-start.ts).
 // - dist/browser: the main entry as everywhere else gets it (browsers through their bundler, workers; Deno and Bun
 //   match `node` and get dist/lib),
-//   with zod and faker imported statically: there is no synchronous loading on demand there. `journal.toPact` is
-//   left out (`core/contract/pact-module.ts` swapped for `pact-module-browser.ts`); the control plane keeps the export.
+//   with zod and faker imported statically: there is no synchronous loading on demand there. `journal.toPact` and
+//   `toHar` are left out (`core/contract/pact-module.ts` swapped for `pact-module-browser.ts`, `core/journal/har-module.ts` for
+//   `har-module-browser.ts`); the control plane keeps both exports.
 // - dist/lib/zod.cjs, dist/lib/faker.cjs: the pinned zod/mini and faker's `SimpleFaker`, as CommonJS, for `require`.
 import { fileURLToPath } from 'node:url'
 import { defineConfig, type Plugin } from 'rolldown'
@@ -24,7 +25,10 @@ const onDemand = new Map([
 ])
 
 /** In the browser build, each module here is replaced by one that leaves its weight out of every setupWorker page. */
-const leftOutInBrowsers = new Map([[source('src/core/contract/pact-module.ts'), source('src/core/contract/pact-module-browser.ts')]])
+const leftOutInBrowsers = new Map([
+  [source('src/core/contract/pact-module.ts'), source('src/core/contract/pact-module-browser.ts')],
+  [source('src/core/journal/har-module.ts'), source('src/core/journal/har-module-browser.ts')],
+])
 
 const leftOutInBrowser: Plugin = {
   name: 'left-out-in-browser',

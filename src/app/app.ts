@@ -3,7 +3,8 @@ import { hasDotSegment } from '../core/http/path-normalisation.ts'
 import { errorResponse, isPromiseLike, type PlainRequest, type PlainResponse, type TransportFacts } from '../core/http/plain-http.ts'
 import { createSimulatorCore, type SimulatorCore, type SimulatorOptions } from '../core/simulator/simulator-core.ts'
 import { createControlPlane, controlPath, type ControlOptions, type ControlPlane } from './control/control-plane.ts'
-import { createBrowserAccess, journalRefusal } from './browser-access.ts'
+import { createBrowserAccess, journalRefusal, type HostCheck } from './browser-access.ts'
+import { createHostPolicy, hostNotAllowed } from '../core/access/host-policy.ts'
 import { applyCors, preflightResponse, withoutCorsGrant } from './cors.ts'
 import { toFetchResponse, toPlainRequest } from './fetch-lane.ts'
 import { createOpenApiRoute, documentApiUrl, type OpenApiDocumentSource } from './openapi-route.ts'
@@ -66,7 +67,12 @@ export interface App {
 }
 
 export function createApp(options: AppOptions = {}): App {
-  return createAppWith(options, { createControlPlane, createOpenApiRoute })
+  return createAppWith(options, { createControlPlane, createOpenApiRoute, createHostCheck })
+}
+
+/** The Host check of `allowedHosts`: loopback names and those given (`host-policy.ts`), else 403 `host_not_allowed`. */
+function createHostCheck(allowedHosts: readonly string[]): HostCheck {
+  return { policy: createHostPolicy(allowedHosts), refusal: hostNotAllowed }
 }
 
 /**
@@ -79,6 +85,8 @@ export function createAppWith(
   parts: {
     readonly createControlPlane?: (simulator: SimulatorCore, options: ControlOptions) => ControlPlane
     readonly createOpenApiRoute?: typeof createOpenApiRoute
+    /** The Host check of `allowedHosts`: only {@link createApp} passes it, so pages that never call it leave it out. */
+    readonly createHostCheck?: typeof createHostCheck
   },
 ): App {
   const { createControlPlane: createControl, createOpenApiRoute: createDocumentRoute } = parts
@@ -93,7 +101,10 @@ export function createAppWith(
   const allowedMethods = [...new Set([...pipeline.table.methods, ...(control?.methods ?? []), 'OPTIONS'])].join(', ')
   const underApi = (path: string) => basePath === '' || path === basePath || path.startsWith(`${basePath}/`)
   const underControl = (path: string) => control !== undefined && (path === controlPath || path.startsWith(`${controlPath}/`))
-  const browserAccess = createBrowserAccess(simulator, options.allowedHosts)
+  const browserAccess = createBrowserAccess(
+    simulator,
+    options.allowedHosts === undefined ? undefined : parts.createHostCheck?.(options.allowedHosts),
+  )
 
   /** A request refused before anything else, as answered: without a CORS grant, and journaled when it is the API's. */
   function refused(request: PlainRequest, hostOnly = false): PlainResponse | undefined {

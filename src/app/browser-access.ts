@@ -1,6 +1,6 @@
 import { constantTimeEqual } from '../core/access/api-keys.ts'
 import { readBearerToken } from '../core/access/bearer-token.ts'
-import { createHostPolicy, hostNotAllowed } from '../core/access/host-policy.ts'
+import type { HostPolicy } from '../core/access/host-policy.ts'
 import { anyOrigin, originNotAllowed } from '../core/access/origin-policy.ts'
 import { ApiError } from '../core/http/api-error.ts'
 import type { PlainRequest, PlainResponse } from '../core/http/plain-http.ts'
@@ -22,9 +22,11 @@ import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
  *   the user follows, `Sec-Fetch-Mode: navigate` to a `document`) is the user's act, and one request: let through.
  *
  * In-process requests (`transport.local`) never crossed a network: no Host to rebind, and the page is the app's own.
+ *
+ * `hosts` is the Host check, when there is one: passed in by `createApp` (not by `simulator.fetch`, which answers only
+ * its own process), so that a page bundling the simulator does not carry it.
  */
-export function createBrowserAccess(simulator: SimulatorCore, allowedHosts: readonly string[] | undefined) {
-  const hosts = allowedHosts === undefined ? undefined : createHostPolicy(allowedHosts)
+export function createBrowserAccess(simulator: SimulatorCore, hosts: HostCheck | undefined) {
   const anyPage = simulator.origins.origins.includes(anyOrigin)
   return {
     /**
@@ -34,7 +36,7 @@ export function createBrowserAccess(simulator: SimulatorCore, allowedHosts: read
      */
     refusal(request: PlainRequest, hostOnly = false): ApiError | undefined {
       if (request.transport.local === true) return undefined
-      if (hosts !== undefined && !hosts.allows(request.authority)) return hostNotAllowed(request.authority ?? '')
+      if (hosts !== undefined && !hosts.policy.allows(request.authority)) return hosts.refusal(request.authority ?? '')
       if (hostOnly) return undefined
       const origin = request.header('origin')
       if (origin !== undefined) return simulator.origins.allows(origin) ? undefined : originNotAllowed(origin)
@@ -46,6 +48,12 @@ export function createBrowserAccess(simulator: SimulatorCore, allowedHosts: read
       )
     },
   }
+}
+
+/** A Host check: which names are allowed, and the refusal of another (`host-policy.ts`). */
+export interface HostCheck {
+  readonly policy: HostPolicy
+  readonly refusal: (authority: string) => ApiError
 }
 
 /**
