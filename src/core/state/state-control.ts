@@ -10,7 +10,14 @@ import { toEpochMilliseconds, type SimulatorClock } from '../time/clock.ts'
 import demoKeys from '../../../fixtures/demo-keys.json' with { type: 'json' }
 import type { RequestJournal } from '../journal/request-journal.ts'
 import { parseFixturePets } from '../catalogue/fixture-pets.ts'
-import { scenarioPets, usageBuckets, type CatalogueDefaults, type ScenarioDefinition, type ScenarioSummary } from './scenarios.ts'
+import {
+  builtInScenarios,
+  scenarioPets,
+  usageBuckets,
+  type CatalogueDefaults,
+  type ScenarioDefinition,
+  type ScenarioSummary,
+} from './scenarios.ts'
 import type { RandomSource } from '../operations/operation-context.ts'
 import {
   fromSnapshotBuckets,
@@ -152,9 +159,14 @@ export function createStateControl(parts: StateParts): StateControl {
       throw new RangeError(`Scenario ${name}: ${(error as Error).message}`, { cause: error })
     }
   }
-  /** Every scenario checked, so that a bad one is found at start (or reload), not only when someone switches to it. */
+  /**
+   * Every scenario of the user's checked, so that a bad one is found at start (or reload), not only when someone
+   * switches to it. The built-in ones are the package's own constants (the test suite switches to each), and what
+   * they take from the options is checked by the scenario in use: checking `degraded`'s fault rules again at every
+   * start loaded zod in the Node build, which loads it only when a fault rule is first added (test/packaging).
+   */
   const checkAll = () => {
-    for (const name of config.scenarios.keys()) prepare(name, true)
+    for (const [name, definition] of config.scenarios) if (definition !== builtInScenarios[name]) prepare(name, true)
   }
   checkAll()
   const current = () => {
