@@ -32,6 +32,7 @@ async function verify(
   pact: Pact | HandWritten,
   providerUrl: string,
   stateServer: RunningServer,
+  extra: { requestFilter?: (request: any, response: any, next: () => void) => void } = {},
 ): Promise<{ passed: boolean; output: string }> {
   const file = join(directory, `pact-${++written}.json`)
   writeFileSync(file, JSON.stringify(pact))
@@ -44,6 +45,7 @@ async function verify(
       providerStatesSetupTeardown: true,
       logLevel: 'error',
       timeout: 10_000,
+      ...extra,
     }).verifyProvider()
     return { passed: true, output }
   } catch (error) {
@@ -252,5 +254,37 @@ describe("Pact's verifier against the simulator", () => {
     } finally {
       await proxy.close()
     }
+  })
+
+  // docs/pact.md's recipe: a key of one's own is <API_KEY> in the pact; a requestFilter puts it back in place of the
+  // placeholder only. customProviderHeaders would set it on the keyless interaction too, whose 401 then became a 200.
+  it('passes a pact recorded with a key of your own, the key put back by a requestFilter, keyless 401 included', async () => {
+    const own = await startServer({
+      app: createNodeApp({ keys: { 'team-key-1': 'pro' } }),
+      port: 0,
+      host: '127.0.0.1',
+      log: 'silent',
+    })
+    servers.push(own)
+    expect((await fetch(`${own.apiUrl}/pets?limit=2`, { headers: { authorization: 'Bearer team-key-1' } })).status).toBe(200)
+    expect((await fetch(`${own.apiUrl}/pets`)).status).toBe(401)
+    const pact = (await (await fetch(`${own.url}/__sim/requests.pact?consumer=pet-shop-web&provider=animal-store`)).json()) as Pact
+    expect(pact.interactions.map((interaction) => interaction.request.headers?.Authorization ?? [])).toEqual([['Bearer <API_KEY>'], []])
+    const target = await startServer({
+      app: createNodeApp({ seed: 7, keys: { 'team-key-2': 'pro' } }),
+      port: 0,
+      host: '127.0.0.1',
+      log: 'silent',
+    })
+    servers.push(target)
+    const requestFilter = (request: { headers: Record<string, string> }, _response: unknown, next: () => void) => {
+      if (request.headers.authorization === 'Bearer <API_KEY>') request.headers.authorization = 'Bearer team-key-2'
+      next()
+    }
+    const result = await verify(pact, target.url, target, { requestFilter })
+    expect(result.output).not.toContain('failures')
+    expect(result.passed).toBe(true)
+    const without = await verify(pact, target.url, target)
+    expect(without.passed).toBe(false)
   })
 })
