@@ -73,7 +73,7 @@ function renderPretty(report: VerifyReport, strict: boolean, columns: number): s
   lines.push(
     '',
     `${report.checks.length} checks: ${report.passed} passed, ${report.failed} failed, ${skipped}${advisory}`,
-    `${report.requests} requests sent (at most ${report.budget} announced)`,
+    `${report.requests} request${report.requests === 1 ? '' : 's'} sent (at most ${report.budget} announced)`,
     report.unreachable !== undefined
       ? 'FAILED: the target cannot be reached'
       : report.failed === 0

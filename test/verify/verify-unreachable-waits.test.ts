@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createManualClock } from '../../src/core/time/clock.ts'
 import { renderReport } from '../../src/verify/reporters.ts'
 import type { VerifyWait } from '../../src/verify/request-budget.ts'
-import { verify, type VerifyOptions } from '../../src/verify/verify-runner.ts'
+import { planVerification, verify, type VerifyOptions } from '../../src/verify/verify-runner.ts'
 import { runCli } from '../support/cli-process.ts'
 import { createReferenceProvider, type ReferenceVariant } from '../support/reference-provider.ts'
 
@@ -100,7 +100,7 @@ describe('verify against a target that is not there', () => {
     expect(cli.stdout()).toContain(`UNREACHABLE: ${cause}; the run stopped there`)
     expect(cli.stdout().split(cause)).toHaveLength(2)
     expect(cli.stdout()).not.toContain('fetch failed')
-    expect(cli.stdout()).toContain('1 requests sent')
+    expect(cli.stdout()).toContain(`1 request sent (at most ${planVerification({}).requests} announced)`)
     const json = runCli(['verify', `http://127.0.0.1:${port}/v1`, '--key', key, '--reporter', 'json'])
     expect(await json.exited).toBe(3)
     expect(JSON.parse(json.stdout())).toMatchObject({ unreachable: cause, failed: 1, requests: 1 })
