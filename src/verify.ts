@@ -13,3 +13,4 @@ export { planVerification, verify, type VerifyOptions, type VerifyPlan } from '.
 export type { CheckOutcome, CheckResult, VerifyReport } from './verify/verify-report.ts'
 export { checkCatalogue, specSections, type CheckDefinition, type CheckId, type SpecSection } from './verify/check-catalogue.ts'
 export { renderReport, reporters, type Reporter } from './verify/reporters.ts'
+export type { VerifyWait } from './verify/request-budget.ts'

@@ -8,8 +8,11 @@ import { renderReport, reporters, visible, type Reporter } from '../verify/repor
 import { defaultMaxBodyBytes, defaultMaxTimeMs, verify } from '../verify/verify-runner.ts'
 import { refuseBareNumber } from './cli-flag-parsers.ts'
 
-/** Exit codes of `petstore-sim verify`: every check passed, a check failed, the command line is wrong. */
-export const verifyExitCodes = { passed: 0, failed: 1, usage: 2 } as const
+/** Exit codes of `petstore-sim verify`: every check passed, a check failed, the command line is wrong, the target cannot be reached. */
+export const verifyExitCodes = { passed: 0, failed: 1, usage: 2, unreachable: 3 } as const
+
+/** Waits shorter than this pass without a line: a backoff's first steps, a listing retried after 250 ms. */
+const quietWaitMs = 1000
 
 interface VerifyCliOptions {
   key?: string
@@ -56,7 +59,7 @@ export function createVerifyProgram(): Command {
     .addHelpText(
       'after',
       `
-Exit codes: 0 every check passed, 1 a check failed, 2 a usage error.
+Exit codes: 0 every check passed, 1 a check failed, 2 a usage error, 3 the target cannot be reached.
 
 Examples:
   $ petstore-sim verify http://127.0.0.1:4010/v1 --key demo-free-key
@@ -104,6 +107,11 @@ export async function runVerifyCommand(argv: readonly string[]): Promise<void> {
     timeoutMs: options.timeout,
     maxTimeMs: options.maxTime,
     maxBodyBytes: options.maxBody,
+    // Never silent for long: each wait of a second or more says how long and what for, before it begins.
+    onWait: (wait) => {
+      if (wait.milliseconds >= quietWaitMs)
+        say(visible(scrub(`petstore-sim verify: waiting ${formatWait(wait.milliseconds)} for ${wait.reason}`)))
+    },
     onPlan: (cost) => {
       const limits =
         cost.limitRequests > 0
@@ -128,7 +136,16 @@ export async function runVerifyCommand(argv: readonly string[]): Promise<void> {
       return usage(`--out: cannot write ${options.out} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
     }
   }
-  process.exitCode = report.failed === 0 ? verifyExitCodes.passed : verifyExitCodes.failed
+  if (report.unreachable !== undefined && toStdout !== 'pretty') say(visible(`petstore-sim verify: ${report.unreachable}`))
+  process.exitCode =
+    report.unreachable !== undefined ? verifyExitCodes.unreachable : report.failed === 0 ? verifyExitCodes.passed : verifyExitCodes.failed
+}
+
+/** `1.8 s`, `39 s`, `2 min 5 s`: a wait as a person reads it. */
+function formatWait(milliseconds: number): string {
+  if (milliseconds < 10_000) return `${(Math.ceil(milliseconds / 100) / 10).toString()} s`
+  const seconds = Math.ceil(milliseconds / 1000)
+  return seconds < 120 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`
 }
 
 function checkPlan(value: string): string {
@@ -171,5 +188,5 @@ function usageLine(message: string): void {
 
 /** The line the main command's help adds about this one. */
 export const verifyHelpLine = `
-Check a running Animal Store API against the spec (exit 0 pass, 1 fail, 2 usage):
+Check a running Animal Store API against the spec (exit 0 pass, 1 fail, 2 usage, 3 unreachable):
   $ petstore-sim verify <base-url> --key <token> [--writes] [--limits]   (petstore-sim verify --help)`

@@ -10,6 +10,8 @@ export interface ProbeRequest {
   readonly json?: unknown
   /** The probe wants to see a 429 (reaching the limit): the runner does not retry it. */
   readonly expectsLimit?: boolean
+  /** Wait this long before sending (within the run's time bound), for the reason given: a listing that may lag a write. */
+  readonly delay?: { readonly milliseconds: number; readonly reason: string }
 }
 
 /** One request sent and the answer to it, as the reports show it. The credential is never kept. */

@@ -55,6 +55,34 @@ export function expectJsonContentType(exchange: Exchange): void {
   }
 }
 
+/**
+ * The spec: "Error responses carry the Error body (code, message, status) in `application/json`": the media type
+ * itself, parameters (a charset) aside; `application/problem+json` is another type.
+ */
+export function expectExactJsonMediaType(exchange: Exchange): void {
+  const contentType = exchange.headers['content-type'] ?? ''
+  if (contentType.split(';', 1)[0]!.trim().toLowerCase() !== 'application/json') {
+    throw new Mismatch('Content-Type: application/json', contentType === '' ? 'no Content-Type' : `Content-Type: ${contentType}`, exchange)
+  }
+}
+
+/**
+ * An int64 as parsed from the answer: a number, or a bigint where the JSON text held an integer past 2^53
+ * (request-budget.ts parses those exactly, so `/pets/1790000000000000001` asks for that pet, not a neighbour).
+ */
+export function isJsonInteger(value: unknown): value is number | bigint {
+  return Number.isInteger(value) || typeof value === 'bigint'
+}
+
+/** `JSON.stringify` that writes a bigint as the integer it is (`JSON.rawJSON`), not a throw. */
+export function stringifyJson(value: unknown): string {
+  // JSON.rawJSON is in Node 21+ and current browsers; elsewhere the digits go out as a string, still exact.
+  const raw = (JSON as unknown as { rawJSON?: (text: string) => unknown }).rawJSON
+  return JSON.stringify(value, (_key, item: unknown) =>
+    typeof item !== 'bigint' ? item : raw === undefined ? item.toString() : raw(item.toString()),
+  )
+}
+
 /** The body as an array of pets (each checked: integer id and categoryId, string name, status a PetStatus). */
 export function expectPets(exchange: Exchange): Record<string, unknown>[] {
   const body = exchange.json
@@ -69,9 +97,9 @@ export function expectPet(value: unknown, exchange: Exchange, what = 'the body')
     throw new Mismatch(`${what}: a Pet object`, describeValue(value), exchange)
   }
   const pet = value as Record<string, unknown>
-  if (!Number.isInteger(pet.id)) throw new Mismatch(`${what}: an integer id`, `id ${describeValue(pet.id)}`, exchange)
+  if (!isJsonInteger(pet.id)) throw new Mismatch(`${what}: an integer id`, `id ${describeValue(pet.id)}`, exchange)
   if (typeof pet.name !== 'string') throw new Mismatch(`${what}: a string name`, `name ${describeValue(pet.name)}`, exchange)
-  if (!Number.isInteger(pet.categoryId)) {
+  if (!isJsonInteger(pet.categoryId)) {
     throw new Mismatch(`${what}: an integer categoryId`, `categoryId ${describeValue(pet.categoryId)}`, exchange)
   }
   if (pet.status !== undefined && !(petStatuses as readonly unknown[]).includes(pet.status)) {
@@ -108,6 +136,6 @@ export function retryAfterSeconds(value: string, now: number): number | undefine
 
 function describeValue(value: unknown, exchange?: Exchange): string {
   if (value === undefined) return exchange === undefined ? 'missing' : `a body that is not JSON (${exchange.bodyText.length} bytes)`
-  const text = JSON.stringify(value)
+  const text = stringifyJson(value)
   return text.length > 80 ? `${text.slice(0, 80)}…` : text
 }

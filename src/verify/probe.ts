@@ -27,8 +27,11 @@ export interface ProbeContext {
   readonly runId: string
   /** Sends a request (within the budget, after any `Retry-After` has passed). */
   send(request: ProbeRequest): Promise<Exchange>
-  /** Decides a check: passed when `test` returns, failed with the {@link Mismatch} it throws. A check already failed stays failed. */
-  judge(id: CheckId, test: () => void): void
+  /**
+   * Decides a check: passed when `test` returns, failed with the {@link Mismatch} it throws. A check already failed
+   * stays failed. `note` is shown with the outcome: what the check had to choose (the categoryId it fell back to).
+   */
+  judge(id: CheckId, test: () => void, note?: string): void
   skip(id: CheckId, reason: string): void
   /** Every exchange of the run so far, oldest first. */
   exchanges(): readonly Exchange[]

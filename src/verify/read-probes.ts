@@ -10,7 +10,9 @@ import {
   expectPets,
   expectStatus,
   Mismatch,
+  stringifyJson,
 } from './expectations.ts'
+import type { Exchange } from './exchange.ts'
 import type { Probe } from './probe.ts'
 
 /**
@@ -128,9 +130,15 @@ const listProbe: Probe = {
 }
 
 const statusFilterProbe: Probe = {
-  checks: ['listPets.status-filter', 'listPets.status-invalid'],
-  budget: () => petStatuses.length + 1,
+  checks: ['listPets.status-filter', 'listPets.status-complete', 'limit.with-status', 'listPets.status-invalid'],
+  budget: () => petStatuses.length + 3,
   async run(context) {
+    // The whole catalogue when it fits in a page: then every pet of a status it shows must be in that status's listing.
+    // First, so that a pet added meanwhile (a lagging replica) can only show up in the filtered listings, never be missed.
+    const all = await context.send({ method: 'GET', path: '/pets', query: { limit: String(maxLimit) } })
+    const everyPet = all.status === 200 && Array.isArray(all.json) ? (all.json as Record<string, unknown>[]) : undefined
+    const fitsInAPage = everyPet !== undefined && everyPet.length < maxLimit
+    let fullest: { status: string; count: number } | undefined
     for (const status of petStatuses) {
       const filtered = await context.send({ method: 'GET', path: '/pets', query: { status, limit: String(maxLimit) } })
       context.judge('listPets.status-filter', () => {
@@ -139,10 +147,63 @@ const statusFilterProbe: Probe = {
         if (other !== undefined) {
           throw new Mismatch(
             `only pets with status ${status}`,
-            `pet ${String(other.id)} with status ${JSON.stringify(other.status)}`,
+            `pet ${String(other.id)} with status ${stringifyJson(other.status)}`,
             filtered,
           )
         }
+      })
+      const count = filtered.status === 200 && Array.isArray(filtered.json) ? filtered.json.length : 0
+      if (count > (fullest?.count ?? 0)) fullest = { status, count }
+      if (!fitsInAPage) continue
+      context.judge('listPets.status-complete', () => {
+        expectStatus(filtered, 200)
+        const listed = new Set(expectPets(filtered).map((pet) => String(pet.id)))
+        const missing = everyPet.filter((pet) => pet.status === status && !listed.has(String(pet.id)))
+        if (missing.length > 0) {
+          throw new Mismatch(
+            `every pet with status ${status} that GET /pets?limit=${maxLimit} listed (${everyPet.filter((pet) => pet.status === status).length})`,
+            `${missing.length} missing: ${missing
+              .slice(0, 5)
+              .map((pet) => `pet ${String(pet.id)}`)
+              .join(', ')}${missing.length > 5 ? ', …' : ''}`,
+            filtered,
+          )
+        }
+      })
+    }
+    if (!fitsInAPage) {
+      context.skip(
+        'listPets.status-complete',
+        everyPet === undefined
+          ? `GET /pets?limit=${maxLimit} answered ${all.status}, not a list`
+          : `the catalogue does not fit in a page of ${maxLimit} and the spec shows no way to page further; with --writes, createPet.listed checks the pet the run created`,
+      )
+    }
+    // limit next to status: fewer than that status has, so a limit dropped for the default (20) or for all shows.
+    if (fullest === undefined || fullest.count < 2) {
+      context.skip('limit.with-status', 'no status lists two pets or more, so a limit below its count cannot be asked for')
+    } else {
+      const limit = fullest.count >= 3 ? 2 : 1
+      const limited = await context.send({ method: 'GET', path: '/pets', query: { status: fullest.status, limit: String(limit) } })
+      context.judge('limit.with-status', () => {
+        expectStatus(limited, 200)
+        const pets = expectPets(limited)
+        if (pets.length !== limit) {
+          throw new Mismatch(
+            `${limit} pet${limit === 1 ? '' : 's'} for status=${fullest.status}&limit=${limit} (status=${fullest.status} lists ${fullest.count})`,
+            `${pets.length} pets`,
+            limited,
+          )
+        }
+      })
+      context.judge('listPets.status-filter', () => {
+        const other = expectPets(limited).find((pet) => pet.status !== fullest.status)
+        if (other !== undefined)
+          throw new Mismatch(
+            `only pets with status ${fullest.status}`,
+            `pet ${String(other.id)} with status ${stringifyJson(other.status)}`,
+            limited,
+          )
       })
     }
     const invalid = await context.send({ method: 'GET', path: '/pets', query: { status: 'no-such-status' } })
@@ -153,9 +214,15 @@ const statusFilterProbe: Probe = {
   },
 }
 
+/**
+ * The earliest and latest instants that are "5 December 2030" somewhere (UTC+14 to UTC-12): a Sunset on that day in
+ * any time zone states the spec's removal date.
+ */
+const removalDay = { from: Date.UTC(2030, 11, 4, 10), to: Date.UTC(2030, 11, 6, 12) }
+
 const getPetProbe: Probe = {
   checks: ['getPet.found', 'getPet.deprecation', 'getPet.deprecation-format', 'getPet.not-found', 'errors.body-404'],
-  budget: () => 3,
+  budget: () => 4,
   async run(context) {
     const absent = await context.send({ method: 'GET', path: `/pets/${absentPetId}` })
     context.judge('getPet.not-found', () => {
@@ -179,30 +246,76 @@ const getPetProbe: Probe = {
       expectStatus(found, 200)
       expectJsonContentType(found)
       const fetched = expectPet(found.json, found)
-      if (JSON.stringify(sorted(fetched)) !== JSON.stringify(sorted(pet))) {
-        throw new Mismatch(`the listed pet ${JSON.stringify(pet)}`, JSON.stringify(fetched), found)
+      if (stringifyJson(sorted(fetched)) !== stringifyJson(sorted(pet))) {
+        throw new Mismatch(`the listed pet ${stringifyJson(pet)}`, stringifyJson(fetched), found)
       }
     })
-    context.judge('getPet.deprecation', () => {
-      expectHeader(found, 'Deprecation')
-      const sunset = expectHeader(found, 'Sunset')
-      const removal = new Date(getPetDeprecation.sunsetAt).toUTCString()
-      if (Date.parse(sunset) !== getPetDeprecation.sunsetAt) throw new Mismatch(`Sunset: ${removal}`, `Sunset: ${sunset}`, found)
-      const link = expectHeader(found, 'Link')
-      if (!/<[^>]*\/pets>/.test(link)) throw new Mismatch('Link: <…/pets>, the successor GET /pets', `Link: ${link}`, found)
-    })
-    context.judge('getPet.deprecation-format', () => {
-      const deprecation = expectHeader(found, 'Deprecation')
-      if (!/^@\d+$/.test(deprecation)) throw new Mismatch('Deprecation: @<unix seconds> (RFC 9745)', `Deprecation: ${deprecation}`, found)
-      const link = expectHeader(found, 'Link')
-      if (!/;\s*rel="?successor-version"?/.test(link)) throw new Mismatch('Link: <…/pets>; rel="successor-version"', `Link: ${link}`, found)
-    })
+    // What the spec states: deprecated, removed on 5 December 2030, replaced by GET /pets with the status filter.
+    // No header is named, so their presence and form are the advisory check's; a Sunset that is there must agree.
+    if (context.now() >= getPetDeprecation.sunsetAt) {
+      context.skip('getPet.deprecation', "the run's clock is past 5 December 2030, and how a removed endpoint answers is not shown")
+    } else {
+      const replacement =
+        typeof pet.status === 'string'
+          ? await context.send({ method: 'GET', path: '/pets', query: { status: pet.status, limit: String(maxLimit) } })
+          : undefined
+      context.judge('getPet.deprecation', () => {
+        if (found.status !== 200) {
+          throw new Mismatch('getPet still served (200) before its removal on 5 December 2030', `status ${found.status}`, found)
+        }
+        const sunset = found.headers.sunset
+        const at = sunset === undefined ? Number.NaN : Date.parse(sunset)
+        if (!Number.isNaN(at) && (at < removalDay.from || at >= removalDay.to)) {
+          throw new Mismatch(
+            `Sunset on ${new Date(getPetDeprecation.sunsetAt).toUTCString().slice(0, 16)} (the removal date), or no Sunset`,
+            `Sunset: ${sunset}`,
+            found,
+          )
+        }
+        if (replacement === undefined) return
+        expectStatus(replacement, 200)
+        const pets = expectPets(replacement)
+        if (pets.length < maxLimit && !pets.some((item) => String(item.id) === String(pet.id))) {
+          throw new Mismatch(`pet ${String(pet.id)} in its replacement, GET /pets?status=${String(pet.status)}`, 'not listed', replacement)
+        }
+      })
+    }
+    context.judge('getPet.deprecation-format', () => expectDeprecationHeaders(found))
   },
+}
+
+/**
+ * The headers a deprecated endpoint commonly carries, in the forms their RFCs give: `Deprecation: @<seconds>`
+ * (RFC 9745), a `Sunset` HTTP date (RFC 8594), and a `Link` either to the successor (`rel="successor-version"`,
+ * RFC 5829: GET /pets) or to a page about the deprecation (`rel="deprecation"`, RFC 9745). Sunset and Link may be absent.
+ */
+function expectDeprecationHeaders(found: Exchange): void {
+  const deprecation = expectHeader(found, 'Deprecation')
+  if (!/^@-?\d+$/.test(deprecation.trim()))
+    throw new Mismatch('Deprecation: @<unix seconds> (RFC 9745)', `Deprecation: ${deprecation}`, found)
+  const sunset = found.headers.sunset
+  if (sunset !== undefined && Number.isNaN(Date.parse(sunset)))
+    throw new Mismatch('Sunset: an HTTP date (RFC 8594)', `Sunset: ${sunset}`, found)
+  const link = found.headers.link
+  if (link === undefined) return
+  const links = [...link.matchAll(/<([^>]*)>((?:\s*;[^,;]*)*)/g)].map(([, target = '', parameters = '']) => ({
+    target,
+    relations: (/;\s*rel\s*=\s*"?([^";]*)"?/i.exec(parameters)?.[1] ?? '').toLowerCase().split(/\s+/),
+  }))
+  const successors = links.filter((item) => item.relations.includes('successor-version'))
+  if (successors.length === 0 && !links.some((item) => item.relations.includes('deprecation'))) {
+    throw new Mismatch('Link: <…/pets>; rel="successor-version", or a rel="deprecation" page (RFC 9745)', `Link: ${link}`, found)
+  }
+  for (const { target } of successors) {
+    if (!URL.canParse(target, found.request.url) || !new URL(target, found.request.url).pathname.replace(/\/+$/, '').endsWith('/pets')) {
+      throw new Mismatch('Link: <…/pets>; rel="successor-version" (GET /pets is the replacement)', `Link: ${link}`, found)
+    }
+  }
 }
 
 function sorted(record: Record<string, unknown>): [string, unknown][] {
   return Object.entries(record).sort(([a], [b]) => a.localeCompare(b))
 }
 
-/** In the order they run. */
+/** In the order they run. The runner sends the auth probe's first, then the writes (with `--writes`), then the rest. */
 export const readProbes: readonly Probe[] = [authProbe, listProbe, statusFilterProbe, getPetProbe]

@@ -36,14 +36,23 @@ function renderPretty(report: VerifyReport, strict: boolean, columns: number): s
   }
   const idWidth = Math.max(...report.checks.map((check) => check.id.length))
   const lines = [clip(`petstore-sim verify ${report.target}`)]
-  for (const [section, checks] of bySection(report)) {
+  // An unreachable target: one line with the cause, the checks decided before it (if any), none of those not run.
+  const notRun = (check: CheckResult) =>
+    report.unreachable !== undefined && check.outcome === 'skip' && check.reason?.startsWith('not run: ')
+  if (report.unreachable !== undefined) lines.push('', clip(`UNREACHABLE: ${report.unreachable}; the run stopped there`))
+  for (const [section, all] of bySection(report)) {
+    const checks = all.filter((check) => !notRun(check))
+    if (checks.length === 0) continue
     lines.push('', section)
     for (const check of checks) {
       const mark = check.outcome === 'pass' ? '✓' : check.outcome === 'skip' ? '-' : failsRun(check, strict) ? '✗' : '!'
       lines.push(clip(`  ${mark} ${check.id.padEnd(idWidth)}  ${check.title}`))
       const indent = ' '.repeat(idWidth + 6)
       if (check.outcome === 'skip') lines.push(clip(`${indent}skipped: ${check.reason ?? ''}`))
+      if (check.note !== undefined) lines.push(clip(`${indent}note: ${check.note}`))
       if (check.outcome !== 'fail') continue
+      // The unreachable target's cause is said once, above.
+      if (report.unreachable !== undefined && check.reason === report.unreachable) continue
       if (check.advisory !== undefined) lines.push(clip(`${indent}advisory (the spec is silent: ${check.advisory})`))
       for (const [label, value] of [
         ['expected', check.expected],
@@ -59,11 +68,17 @@ function renderPretty(report: VerifyReport, strict: boolean, columns: number): s
     }
   }
   const advisory = report.advisoryFailed > 0 ? `, ${report.advisoryFailed} advisory failed (pass --strict to fail on them)` : ''
+  const notRunCount = report.checks.filter(notRun).length
+  const skipped = notRunCount > 0 ? `${report.skipped - notRunCount} skipped, ${notRunCount} not run` : `${report.skipped} skipped`
   lines.push(
     '',
-    `${report.checks.length} checks: ${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped${advisory}`,
-    `${report.requests} requests sent (at most ${report.budget} announced)`,
-    report.failed === 0 ? 'OK: the target behaves as the spec says' : `FAILED: ${failedIds(report, strict).join(', ')}`,
+    `${report.checks.length} checks: ${report.passed} passed, ${report.failed} failed, ${skipped}${advisory}`,
+    `${report.requests} request${report.requests === 1 ? '' : 's'} sent (at most ${report.budget} announced)`,
+    report.unreachable !== undefined
+      ? 'FAILED: the target cannot be reached'
+      : report.failed === 0
+        ? 'OK: the target behaves as the spec says'
+        : `FAILED: ${failedIds(report, strict).join(', ')}`,
   )
   return `${lines.join('\n')}\n`
 }
@@ -81,6 +96,7 @@ function renderJunit(report: VerifyReport, strict: boolean): string {
       const open = `    <testcase classname="petstore-sim verify.${xml(section)}" name="${xml(`${check.id}: ${check.title}`)}" time="0"`
       const detail = [
         check.advisory === undefined ? undefined : `advisory: the spec is silent (${check.advisory})`,
+        check.note === undefined ? undefined : `note: ${check.note}`,
         check.expected === undefined ? undefined : `expected: ${check.expected}`,
         check.actual === undefined ? undefined : `actual: ${check.actual}`,
         check.request === undefined ? undefined : `request: ${check.request}`,
@@ -94,6 +110,7 @@ function renderJunit(report: VerifyReport, strict: boolean): string {
       }
       if (check.outcome === 'fail')
         return `${open}>\n      <system-out>${xml(`${check.reason ?? ''}\n${detail}`)}</system-out>\n    </testcase>`
+      if (check.note !== undefined) return `${open}>\n      <system-out>${xml(`note: ${check.note}`)}</system-out>\n    </testcase>`
       return `${open}/>`
     })
     return [

@@ -1,5 +1,5 @@
 import type { Exchange, ProbeRequest } from './exchange.ts'
-import { retryAfterSeconds } from './expectations.ts'
+import { retryAfterSeconds, stringifyJson } from './expectations.ts'
 
 /** The run sent every request it announced; a probe asking for more is a bug in its declared budget. */
 export class BudgetSpent extends Error {}
@@ -9,6 +9,40 @@ export class RetryAfterTooLong extends Error {}
 
 /** The target did not answer (network error, timeout). */
 export class NoAnswer extends Error {}
+
+/**
+ * The target cannot be reached at all: the connection is refused, the name does not resolve, TLS fails, or the
+ * first request gets no answer in time. Nothing more is sent: the run reports it once, with its cause.
+ */
+export class TargetUnreachable extends NoAnswer {}
+
+/** A wait the run is about to begin, and why: the CLI says so rather than sit silent. */
+export interface VerifyWait {
+  readonly milliseconds: number
+  /** `the target's Retry-After (429 on GET /v1/pets)`, `a backoff: …`, `the created pet to show in GET /pets …`. */
+  readonly reason: string
+}
+
+/**
+ * Error codes (Node's, undici's) that say the target was never reached: the same answer awaits every request.
+ * A reset or a closed socket after connecting is not among them: that is one request's failure.
+ */
+const unreachableCodes = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_FAIL',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+])
 
 /** The target's body went past the read cap (`maxBodyBytes`): what was read is dropped, the rest is never read. */
 export class AnswerTooLarge extends NoAnswer {}
@@ -40,6 +74,8 @@ export interface SenderOptions {
   readonly fetch: (input: string, init?: RequestInit) => Promise<Response>
   readonly now: () => number
   readonly sleep: (milliseconds: number) => Promise<void>
+  /** Told of each wait before it begins. */
+  readonly onWait?: (wait: VerifyWait) => void
 }
 
 /**
@@ -57,8 +93,10 @@ export class RequestSender {
   #retried = 0
   /** No request before this instant (epoch ms, the run's clock): the target's last `Retry-After`. */
   #notBefore = 0
-  /** Set when a `Retry-After` was longer than the run may wait, or the run is out of time: what every later send throws. */
-  #stopped: RetryAfterTooLong | RunOutOfTime | undefined
+  /** Why {@link #notBefore} is where it is, as a wait announces it. */
+  #notBeforeReason = ''
+  /** Set when a `Retry-After` was longer than the run may wait, the run is out of time, or the target cannot be reached: what every later send throws. */
+  #stopped: RetryAfterTooLong | RunOutOfTime | TargetUnreachable | undefined
   /** 429s and 503s in a row without `Retry-After`: the next backoff is the floor doubled this many times less one. */
   #busyInARow = 0
 
@@ -74,14 +112,26 @@ export class RequestSender {
     return this.#exchanges
   }
 
+  /** Why the target could not be reached (`cannot connect to 127.0.0.1:4999 (ECONNREFUSED)`), once it could not. */
+  get unreachable(): string | undefined {
+    return this.#stopped instanceof TargetUnreachable ? this.#stopped.message : undefined
+  }
+
   async send(request: ProbeRequest): Promise<Exchange> {
     const options = this.#options
     if (this.#stopped !== undefined) throw this.#stopped
     if (this.#sent >= options.budget) throw new BudgetSpent(`the run's ${options.budget} requests are spent`)
+    const now = options.now()
+    const delayed = request.delay === undefined ? 0 : now + request.delay.milliseconds
+    const until = Math.max(this.#notBefore, delayed)
     // A wait that would end after the deadline is not begun: the run ends now, not when the wait is over.
-    if (Math.max(this.#notBefore, options.now()) >= options.deadline) throw this.#outOfTime()
-    const wait = this.#notBefore - options.now()
-    if (wait > 0) await options.sleep(wait)
+    if (Math.max(until, now) >= options.deadline) throw this.#outOfTime()
+    const wait = until - now
+    if (wait > 0) {
+      const reason = until === this.#notBefore || request.delay === undefined ? this.#notBeforeReason : request.delay.reason
+      options.onWait?.({ milliseconds: wait, reason })
+      await options.sleep(wait)
+    }
     this.#sent++
     const exchange = await this.#exchange(request)
     this.#exchanges.push(exchange)
@@ -95,10 +145,12 @@ export class RequestSender {
           )
         }
         this.#notBefore = exchange.receivedAt + seconds * 1000
+        this.#notBeforeReason = `the target's Retry-After: ${seconds} s (${exchange.status} on ${exchange.request.method} ${new URL(exchange.request.url).pathname})`
       } else {
         // No Retry-After: back off rather than ask again at once (exponential, floored and capped).
         this.#busyInARow++
         this.#notBefore = exchange.receivedAt + Math.min(backoffCapMs, backoffFloorMs * 2 ** Math.min(this.#busyInARow - 1, 16))
+        this.#notBeforeReason = `a backoff: the target answered ${exchange.status} without Retry-After (${this.#busyInARow} in a row)`
       }
       const retry = exchange.status === 429 && !request.expectsLimit && seconds !== undefined && this.#stopped === undefined
       if (retry && this.#retried < options.retries && this.#sent < options.budget) {
@@ -124,7 +176,7 @@ export class RequestSender {
     const auth = request.auth ?? 'key'
     if (auth === 'key') headers.authorization = `Bearer ${options.key}`
     else if (auth !== 'none') headers.authorization = `Bearer ${auth.token}`
-    const body = request.json === undefined ? undefined : JSON.stringify(request.json)
+    const body = request.json === undefined ? undefined : stringifyJson(request.json)
     if (body !== undefined) headers['content-type'] = 'application/json'
     let response: Response
     let bodyText: string | undefined
@@ -141,8 +193,21 @@ export class RequestSender {
       })
       bodyText = await readCapped(response, options.maxBodyBytes)
     } catch (error) {
-      if ((error as Error).name === 'TimeoutError' && timeoutMs < options.timeoutMs) throw this.#outOfTime()
-      const cause = (error as Error).name === 'TimeoutError' ? `no answer within ${options.timeoutMs} ms` : (error as Error).message
+      const timedOut = (error as Error).name === 'TimeoutError'
+      if (timedOut && timeoutMs < options.timeoutMs) throw this.#outOfTime()
+      const code = errorCode(error)
+      const where = `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`
+      if (code !== undefined && unreachableCodes.has(code)) {
+        this.#stopped = new TargetUnreachable(`cannot connect to ${where} (${code})`)
+        throw this.#stopped
+      }
+      // A first request that gets no answer at all: the rest would each wait as long for nothing.
+      if (timedOut && this.#exchanges.length === 0) {
+        this.#stopped = new TargetUnreachable(`cannot reach ${where}: no answer within ${options.timeoutMs} ms (timeout)`)
+        throw this.#stopped
+      }
+      const message = (error as Error).message
+      const cause = timedOut ? `no answer within ${options.timeoutMs} ms` : code === undefined ? message : `${message} (${code})`
       throw new NoAnswer(`${request.method} ${url.href}: ${cause}`)
     }
     if (bodyText === undefined) {
@@ -152,7 +217,7 @@ export class RequestSender {
     }
     let json: unknown
     try {
-      json = JSON.parse(bodyText)
+      json = JSON.parse(bodyText, exactIntegers)
     } catch {
       json = undefined
     }
@@ -165,6 +230,26 @@ export class RequestSender {
       receivedAt: options.now(),
     }
   }
+}
+
+/**
+ * A JSON reviver that keeps integers past 2^53 exact, as bigints, from their source text (ES2025's
+ * `JSON.parse` source access; Node 21+). Ids are int64: `1790000000000000001` must not become `…000`.
+ */
+function exactIntegers(_key: string, value: unknown, context?: { source?: string }): unknown {
+  if (typeof value !== 'number' || Number.isSafeInteger(value) || context?.source === undefined) return value
+  return /^-?\d+$/.test(context.source) ? BigInt(context.source) : value
+}
+
+/** The `code` of a fetch failure's cause (undici wraps it: `fetch failed` ← `connect ECONNREFUSED …`), if any. */
+function errorCode(error: unknown): string | undefined {
+  let current: unknown = error
+  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
+    const { code, cause, errors } = current as { code?: unknown; cause?: unknown; errors?: unknown }
+    if (typeof code === 'string') return code
+    current = cause ?? (Array.isArray(errors) ? errors[0] : undefined)
+  }
+  return undefined
 }
 
 /**

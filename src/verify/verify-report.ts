@@ -10,6 +10,8 @@ export interface CheckResult {
   readonly outcome: CheckOutcome
   /** Set for a check of a question the spec leaves open: the question. Its failure fails the run only with `strict`. */
   readonly advisory?: string
+  /** What the check had to choose and the report should say (the categoryId it fell back to). */
+  readonly note?: string
   /** Why it was skipped, or a failure's summary. */
   readonly reason?: string
   readonly expected?: string
@@ -34,6 +36,11 @@ export interface VerifyReport {
   readonly requests: number
   /** The most requests the run could send, announced before sending. */
   readonly budget: number
+  /**
+   * Set when the target could not be reached (`cannot connect to 127.0.0.1:4999 (ECONNREFUSED)`): the run stopped
+   * there, the check it was deciding failed with this cause, and the rest were not run.
+   */
+  readonly unreachable?: string
 }
 
 /** Does a failed check fail the run? */
@@ -41,7 +48,14 @@ export function failsRun(result: CheckResult, strict: boolean): boolean {
   return result.outcome === 'fail' && (strict || result.advisory === undefined)
 }
 
-export function summarise(target: string, checks: readonly CheckResult[], strict: boolean, requests: number, budget: number): VerifyReport {
+export function summarise(
+  target: string,
+  checks: readonly CheckResult[],
+  strict: boolean,
+  requests: number,
+  budget: number,
+  unreachable?: string,
+): VerifyReport {
   const failed = checks.filter((check) => failsRun(check, strict)).length
   const allFailed = checks.filter((check) => check.outcome === 'fail').length
   return {
@@ -53,5 +67,6 @@ export function summarise(target: string, checks: readonly CheckResult[], strict
     advisoryFailed: allFailed - failed,
     requests,
     budget,
+    ...(unreachable === undefined ? {} : { unreachable }),
   }
 }

@@ -6,9 +6,20 @@ import { Mismatch } from './expectations.ts'
 import type { Probe, ProbeContext } from './probe.ts'
 import { rateLimitProbes } from './rate-limit-probes.ts'
 import { readProbes } from './read-probes.ts'
-import { AnswerTooLarge, BudgetSpent, formatBytes, NoAnswer, RequestSender, RetryAfterTooLong, RunOutOfTime } from './request-budget.ts'
+import {
+  AnswerTooLarge,
+  BudgetSpent,
+  formatBytes,
+  NoAnswer,
+  RequestSender,
+  RetryAfterTooLong,
+  RunOutOfTime,
+  TargetUnreachable,
+  type VerifyWait,
+} from './request-budget.ts'
 import { createSecretScrubber, redactUrl } from '../core/journal/journal-redaction.ts'
 import { summarise, type CheckResult, type VerifyReport } from './verify-report.ts'
+import { wholeRunProbes } from './whole-run-probes.ts'
 import { writeProbes } from './write-probes.ts'
 
 /** What `verify` checks and how. Only `baseUrl` and `key` are required. */
@@ -41,6 +52,8 @@ export interface VerifyOptions {
   readonly sleep?: (milliseconds: number) => Promise<void>
   /** Called once, before anything is sent, with what the run will cost. */
   readonly onPlan?: (plan: VerifyPlan) => void
+  /** Called before each wait (a `Retry-After`, a backoff, a listing given time to catch up), with its length and why. */
+  readonly onWait?: (wait: VerifyWait) => void
 }
 
 /** What a run will cost, known before it sends anything. */
@@ -64,8 +77,22 @@ export const defaultMaxTimeMs = 600_000
 /** Far more than any answer of the spec (a page of 100 pets is about 20 KiB), far less than harms the runner. */
 export const defaultMaxBodyBytes = 1024 * 1024
 
+/**
+ * The auth probe first (it lists a pet, whose categoryId the writes reuse), then the writes, so that on an empty
+ * catalogue the reads have the created pet to look at; the 429 late, as it spends the window; the findings over
+ * every answer last.
+ */
 function probesInOrder(): readonly Probe[] {
-  return [...readProbes, rateLimitProbes.remaining, ...writeProbes, rateLimitProbes.exceed, rateLimitProbes.everyResponse]
+  const [auth, ...reads] = readProbes
+  return [
+    auth!,
+    ...writeProbes,
+    ...reads,
+    rateLimitProbes.remaining,
+    rateLimitProbes.exceed,
+    rateLimitProbes.everyResponse,
+    ...wholeRunProbes,
+  ]
 }
 
 function enabled(probe: Probe, options: Pick<VerifyOptions, 'writes' | 'limits'>): boolean {
@@ -129,13 +156,14 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),
     now: () => clock.now(),
     sleep: options.sleep ?? ((milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds))),
+    ...(options.onWait === undefined ? {} : { onWait: options.onWait }),
   })
   options.onPlan?.(cost)
 
   const results = new Map<CheckId, CheckResult>()
   const record = (id: CheckId, result: Omit<CheckResult, 'id' | 'title' | 'section' | 'advisory'>) => {
     if (results.get(id)?.outcome === 'fail') return
-    const { title, section, ...rest } = checkCatalogue[id]
+    const { title, section, basis: _basis, ...rest } = checkCatalogue[id]
     const advisory = 'advisory' in rest ? rest.advisory : undefined
     results.set(id, { id, title, section, ...(advisory === undefined ? {} : { advisory }), ...result })
   }
@@ -153,15 +181,19 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   const context: ProbeContext = {
     plan: cost.plan,
     basePath: target.pathname.replace(/\/+$/, ''),
-    runId: `${clock.now().toString(36)}-${Math.floor(Math.random() * 36 ** 4).toString(36)}`,
+    // 8 characters: the time's last 5 base-36 digits (about 16 hours apart) and 3 random ones.
+    runId: `${(clock.now() % 36 ** 5).toString(36).padStart(5, '0')}${Math.floor(Math.random() * 36 ** 3)
+      .toString(36)
+      .padStart(3, '0')}`,
     send: (request) => sender.send(request),
-    judge(id, test) {
+    judge(id, test, note) {
+      const noted = note === undefined ? {} : { note: scrub(note) }
       try {
         test()
-        record(id, { outcome: 'pass' })
+        record(id, { outcome: 'pass', ...noted })
       } catch (error) {
         if (!(error instanceof Mismatch)) throw error
-        record(id, failure(error))
+        record(id, { ...failure(error), ...noted })
       }
     },
     skip: (id, reason) => record(id, { outcome: 'skip', reason }),
@@ -170,6 +202,11 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   }
 
   for (const probe of probesInOrder()) {
+    // An unreachable target is reported once, on the check it stopped: the rest are not run.
+    if (sender.unreachable !== undefined) {
+      for (const id of probe.checks) context.skip(id, `not run: ${scrub(sender.unreachable)}`)
+      continue
+    }
     if (!enabled(probe, options)) {
       const reason =
         probe.needs === 'writes'
@@ -192,6 +229,13 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
       ) {
         throw error
       }
+      if (error instanceof TargetUnreachable) {
+        const cause = scrub(error.message)
+        const [first, ...rest] = probe.checks.filter((id) => !results.has(id))
+        if (first !== undefined) record(first, { outcome: 'fail', reason: cause, expected: 'an answer', actual: cause })
+        for (const id of rest) context.skip(id, `not run: ${cause}`)
+        continue
+      }
       for (const id of probe.checks) {
         if (results.has(id)) continue
         // An answer a probe needed to go on (a pet to fetch) was not what the spec says: the checks left fail on it.
@@ -210,7 +254,8 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
     for (const id of probe.checks) if (!results.has(id)) context.skip(id, 'not reached: an earlier step of its probe failed')
   }
   const checks = checkIds.map((id) => results.get(id)!)
-  return summarise(redactUrl(options.baseUrl), checks, options.strict === true, sender.sent, cost.requests)
+  const unreachable = sender.unreachable === undefined ? undefined : scrub(sender.unreachable)
+  return summarise(redactUrl(options.baseUrl), checks, options.strict === true, sender.sent, cost.requests, unreachable)
 }
 
 function resolvePlan(plan: Plan | string | undefined): Plan {

@@ -46,13 +46,45 @@ export const drifts = {
     },
   },
   'status-filter-ignored': { request: (url) => url.searchParams.delete('status') },
+  /** Issue 29: a status filter that drops every other matching pet (what it lists still matches). */
+  'status-filter-drops': {
+    response: (answer, url) => {
+      if (answer.status !== 200 || !url.searchParams.has('status') || !/\/pets$/.test(url.pathname)) return
+      answer.body = JSON.stringify((JSON.parse(answer.body) as unknown[]).filter((_pet, index) => index % 2 === 0))
+    },
+  },
+  /** Issue 29: `limit` honoured alone, dropped when `status` comes with it. */
+  'limit-ignored-with-status': {
+    request: (url) => {
+      if (url.searchParams.has('status')) url.searchParams.delete('limit')
+    },
+  },
+  /** Issue 29: error responses in another JSON media type than the spec's application/json. */
+  'error-media-type': {
+    response: (answer) => {
+      if ([400, 401, 404].includes(answer.status)) answer.headers['content-type'] = 'application/problem+json'
+    },
+  },
+  /** Issue 29: a listing that is always empty; everything else as the simulator answers. */
+  'always-empty': {
+    response: (answer, url) => {
+      if (answer.status === 200 && /\/pets$/.test(url.pathname)) answer.body = '[]'
+    },
+  },
+  /** getPet announcing a removal date other than the spec's 5 December 2030. */
+  'sunset-moved': {
+    response: (answer) => {
+      if ('sunset' in answer.headers) answer.headers.sunset = 'Fri, 05 Dec 2031 00:00:00 GMT'
+    },
+  },
 } satisfies Record<string, Drift>
 
 export type DriftName = keyof typeof drifts
 
 interface Drift {
   readonly request?: (url: URL, headers: Record<string, string>, key: string) => void
-  readonly response?: (answer: { status: number; headers: Record<string, string>; body: string }) => void
+  /** `url` is the request as forwarded. */
+  readonly response?: (answer: { status: number; headers: Record<string, string>; body: string }, url: URL) => void
 }
 
 /**
@@ -78,7 +110,7 @@ export async function startDriftProxy(upstreamOrigin: string, key: string) {
       ),
       body: await upstream.text(),
     }
-    drift.response?.(answer)
+    drift.response?.(answer, url)
     response.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.body) })
     response.end(answer.body)
   })
