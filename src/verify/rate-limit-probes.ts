@@ -1,3 +1,4 @@
+import { standardPlans } from '../core/access/plans.ts'
 import { expectErrorBody, expectHeader, expectStatus, expectWholeNumberHeader, Mismatch, retryAfterSeconds } from './expectations.ts'
 import type { Exchange } from './exchange.ts'
 import type { Probe } from './probe.ts'
@@ -41,7 +42,10 @@ const remainingProbe: Probe = {
       const limit = expectWholeNumberHeader(before, 'X-RateLimit-Limit')
       const { name, perMinute, perDay } = context.plan
       if (limit !== perMinute && limit !== perDay) {
-        throw new Mismatch(`X-RateLimit-Limit ${perMinute} or ${perDay} (the ${name} plan; set --plan)`, `${limit}`, before)
+        // The limit of another of the spec's plans is the usual cause: a key of that plan checked with the default --plan.
+        const other = Object.values(standardPlans).find((plan) => plan.perMinute === limit || plan.perDay === limit)
+        const hint = other === undefined ? '' : ` (the ${other.name} plan's: did you mean --plan ${other.name}?)`
+        throw new Mismatch(`X-RateLimit-Limit ${perMinute} or ${perDay} (the ${name} plan; set --plan)`, `${limit}${hint}`, before)
       }
     })
   },

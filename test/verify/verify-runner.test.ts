@@ -150,6 +150,21 @@ describe('verify(): requests and waits', () => {
     expect(report.failed).toBe(0)
   })
 
+  it('names the plan whose limit the target sent when --plan is another (a pro key checked as free)', async () => {
+    const target = appTarget({ 'runner-key': 'pro' })
+    const report = await verify(target.options())
+    expect(report.checks.find((check) => check.id === 'rateLimit.plan-limit')).toMatchObject({
+      outcome: 'fail',
+      expected: 'X-RateLimit-Limit 60 or 1000 (the free plan; set --plan)',
+      actual: "300 (the pro plan's: did you mean --plan pro?)",
+    })
+    expect(
+      (await verify(appTarget({ 'runner-key': 'pro' }).options({ plan: 'pro' }))).checks.find(
+        (check) => check.id === 'rateLimit.plan-limit',
+      ),
+    ).toMatchObject({ outcome: 'pass' })
+  })
+
   it('refuses a base URL that is not http(s) before sending anything', async () => {
     const target = appTarget()
     await expect(verify(target.options({ baseUrl: 'ftp://api.test/v1' }))).rejects.toThrow('Not an http(s) URL: ftp://api.test/v1')
