@@ -44,8 +44,8 @@ const remainingProbe: Probe = {
       if (limit !== perMinute && limit !== perDay) {
         // The limit of another of the spec's plans is the usual cause: a key of that plan checked with the default --plan.
         const other = Object.values(standardPlans).find((plan) => plan.perMinute === limit || plan.perDay === limit)
-        const hint = other === undefined ? '' : ` (the ${other.name} plan's: did you mean --plan ${other.name}?)`
-        throw new Mismatch(`X-RateLimit-Limit ${perMinute} or ${perDay} (the ${name} plan; set --plan)`, `${limit}${hint}`, before)
+        const hint = other === undefined ? 'set --plan' : `set --plan: ${limit} is the ${other.name} plan's, --plan ${other.name}`
+        throw new Mismatch(`X-RateLimit-Limit ${perMinute} or ${perDay} (the ${name} plan; ${hint})`, `${limit}`, before)
       }
     })
   },
