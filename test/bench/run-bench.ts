@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import { runJournalBench } from './journal-bench.ts'
 import { runScaleBench } from './scale-bench.ts'
+import { runStepsBench } from './steps-bench.ts'
 import { listeningUrl } from './server-process.ts'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
@@ -64,6 +65,8 @@ interface LoadResult {
   cpuUsPerRequest: number
   total: number
   errors: number
+  /** Answers whose status was not 2xx (of `total`). */
+  non2xx: number
 }
 
 const workloads = {
@@ -94,6 +97,7 @@ async function load(server: Started, workload: Workload, duration: number): Prom
     cpuUsPerRequest: total > 0 ? ((ticks / clockTicks) * 1e6) / total : Number.NaN,
     total,
     errors: result.errors + result.non2xx,
+    non2xx: result.non2xx,
   }
 }
 
@@ -160,8 +164,10 @@ async function measure(name: string, command: readonly string[], startupMs: numb
   let memoryAfterList = Number.NaN
   for (const workload of Object.keys(workloads) as Workload[]) {
     // Warm-ups long enough for V8 to finish tiering up the hot paths.
-    await load(server, workload, warmupSeconds)
-    results[workload] = await load(server, workload, seconds)
+    const warmup = await load(server, workload, warmupSeconds)
+    const run = await load(server, workload, seconds)
+    // The warm-up's refusals count against the run's: a store that filled during the warm-up fails the bench too.
+    results[workload] = { ...run, non2xx: run.non2xx + warmup.non2xx, errors: run.errors + warmup.errors }
     // Before the POST runs, which store every pet they create (the bare server stores nothing).
     if (workload === 'list') memoryAfterList = peakRssMiB(server.child.pid!)
   }
@@ -235,6 +241,9 @@ for (const [index, server] of servers.entries())
   measured.push(await measure(server.name, server.command, startups[index]!, 'dashboard' in server && server.dashboard))
 
 const [bare, simulator, msw] = measured as [Measured, Measured, Measured]
+// A POST figure is a createPet figure only if every answer was a 201: a store past --max-pets answers 507 store_full,
+// which is cheaper than a create (issue #28: a third of a POST phase once was). Any other answer fails the bench.
+const failedPosts = measured.filter((result) => result.results.create.non2xx > 0 || result.results.create.errors > 0)
 const width = 16
 const row = (label: string, value: (result: Measured) => string) =>
   `${label.padEnd(32)}${measured.map((result) => value(result).padStart(width)).join('')}`
@@ -248,6 +257,13 @@ for (const workload of Object.keys(workloads) as Workload[]) {
     row('  latency p50 / p99 (ms)', (result) => `${fixed(1)(result.results[workload].p50)} / ${fixed(1)(result.results[workload].p99)}`),
   )
   console.log(row('  CPU per request (µs)', (result) => fixed(1)(result.results[workload].cpuUsPerRequest)))
+  console.log(
+    row('  CPU over bare (µs, ratio)', (result) => {
+      const own = result.results[workload].cpuUsPerRequest
+      const base = bare.results[workload].cpuUsPerRequest
+      return `${own - base >= 0 ? '+' : ''}${fixed(1)(own - base)}, ${(own / base).toFixed(2)}x`
+    }),
+  )
   console.log(row('  requests / errors', (result) => `${result.results[workload].total} / ${result.results[workload].errors}`))
 }
 console.log(row('peak RSS after GET list (MiB)', (result) => fixed(1)(result.memoryAfterList)))
@@ -257,19 +273,23 @@ console.log(`(startup: median of ${startupRuns}, all cores; the simulator launch
 
 const check = (met: boolean) => (met ? 'met' : 'NOT met')
 const p99 = (result: Measured) => result.results.list.p99
-console.log('\ntargets (petstore-sim, direct lane; issue #19):')
-console.log(`  GET list >= 0.80x bare: ${ratio(simulator, 'list')} ${check(simulator.results.list.rps >= 0.8 * bare.results.list.rps)}`)
-console.log(`  POST >= 0.80x bare: ${ratio(simulator, 'create')} ${check(simulator.results.create.rps >= 0.8 * bare.results.create.rps)}`)
+const cpuOver = (workload: Workload) => simulator.results[workload].cpuUsPerRequest - bare.results[workload].cpuUsPerRequest
+console.log('\ntargets (petstore-sim, direct lane, journal, coverage and events at their defaults; issue #28):')
+console.log(`  GET list >= 0.85x bare: ${ratio(simulator, 'list')} ${check(simulator.results.list.rps >= 0.85 * bare.results.list.rps)}`)
+console.log(`  POST >= 0.85x bare: ${ratio(simulator, 'create')} ${check(simulator.results.create.rps >= 0.85 * bare.results.create.rps)}`)
+console.log(
+  `  CPU per request <= +4 µs over bare on GET list: ${fixed(1)(simulator.results.list.cpuUsPerRequest)} µs against bare's ${fixed(1)(bare.results.list.cpuUsPerRequest)} (+${fixed(1)(cpuOver('list'))}, ${(simulator.results.list.cpuUsPerRequest / bare.results.list.cpuUsPerRequest).toFixed(2)}x) ${check(cpuOver('list') <= 4)}`,
+)
+console.log(
+  `  CPU per request <= +6 µs over bare on POST: ${fixed(1)(simulator.results.create.cpuUsPerRequest)} µs against bare's ${fixed(1)(bare.results.create.cpuUsPerRequest)} (+${fixed(1)(cpuOver('create'))}, ${(simulator.results.create.cpuUsPerRequest / bare.results.create.cpuUsPerRequest).toFixed(2)}x) ${check(cpuOver('create') <= 6)}`,
+)
 console.log(
   `  p99 <= 5 ms (GET list / POST): ${fixed(1)(p99(simulator))} / ${fixed(1)(simulator.results.create.p99)} ms ${check(p99(simulator) <= 5 && simulator.results.create.p99 <= 5)} (bare ${fixed(1)(p99(bare))} / ${fixed(1)(bare.results.create.p99)} ms)`,
 )
 console.log(`  getPet >= 0.50x bare: ${ratio(simulator, 'get')} ${check(simulator.results.get.rps >= 0.5 * bare.results.get.rps)}`)
 console.log(`  startup <= 130 ms: ${fixed(0)(simulator.startupMs)} ms ${check(simulator.startupMs <= 130)}`)
 console.log(
-  `  peak RSS <= 1.1x bare: ${(simulator.memory / bare.memory).toFixed(2)}x ${check(simulator.memory <= 1.1 * bare.memory)} (after the GET list runs only: ${(simulator.memoryAfterList / bare.memoryAfterList).toFixed(2)}x)`,
-)
-console.log(
-  `  CPU per request, the server's own (less moved by other load than req/s): GET list ${fixed(1)(simulator.results.list.cpuUsPerRequest)} µs (bare ${fixed(1)(bare.results.list.cpuUsPerRequest)}), POST ${fixed(1)(simulator.results.create.cpuUsPerRequest)} µs (bare ${fixed(1)(bare.results.create.cpuUsPerRequest)})`,
+  `  peak RSS <= 1.15x bare over the whole run: ${(simulator.memory / bare.memory).toFixed(2)}x ${check(simulator.memory <= 1.15 * bare.memory)} (after the GET list runs only: ${(simulator.memoryAfterList / bare.memoryAfterList).toFixed(2)}x)`,
 )
 console.log(`  --engine msw, for comparison: GET ${ratio(msw, 'list')}, POST ${ratio(msw, 'create')}, getPet ${ratio(msw, 'get')}`)
 
@@ -299,6 +319,18 @@ console.log(
 console.log(
   `  GET with ${dashboards} dashboard(s) >= 0.90x without: ${(withRps / withoutRps).toFixed(2)}x ${check(withRps >= 0.9 * withoutRps)}`,
 )
+
+if (failedPosts.length > 0) {
+  for (const result of failedPosts) {
+    console.log(
+      `\nFAILED: ${result.name}: ${result.results.create.non2xx} of ${result.results.create.total} POST /v1/pets answers were not 2xx (${result.results.create.errors} errors in all): the POST figures are not createPet figures`,
+    )
+  }
+  process.exitCode = 1
+}
+
+// Where the µs above bare's go, step by step, in-process (issue #28).
+await runStepsBench()
 
 // The store's scale (issue #8): a rare status at 500 and at 1,000,000 pets, reset, a large catalogue's start.
 await runScaleBench()
