@@ -153,6 +153,35 @@ describe('Prefer: code= for whom', () => {
   })
 })
 
+describe('Prefer: code= error answers say what they are', () => {
+  it.each([
+    [413, 'payload_too_large'],
+    [415, 'unsupported_media_type'],
+    [429, 'rate_limit_exceeded'],
+  ])('createPet forced to %i: %s, with a message that says it was forced', async (status, code) => {
+    const { simulator, respond } = setup()
+    const answer = await respond(postPet({ ...free, prefer: `code=${status}` }))
+    const body = JSON.parse(answer.body!)
+    expect(body).toMatchObject({ code, status })
+    expect(body.message).toMatch(/\S.* \(forced\)$/)
+    expect(simulator.store.size).toBe(5)
+  })
+
+  it('a forced 429 says in its message the Retry-After it sends', async () => {
+    const { respond, clock } = setup()
+    clock.advance(20_000)
+    const answer = await respond(plain('GET', '/v1/pets', { ...free, prefer: 'code=429' }))
+    expect(answer.headers['Retry-After']).toBe('10')
+    expect(JSON.parse(answer.body!).message).toBe('Rate limit exceeded. Retry after 10 s. (forced)')
+  })
+
+  it('listOrders forced to 501: not_implemented, with a message', async () => {
+    const { respond } = setup()
+    const answer = await respond(plain('GET', '/v1/store/orders', { ...free, prefer: 'code=501' }))
+    expect(JSON.parse(answer.body!)).toMatchObject({ code: 'not_implemented', status: 501, message: expect.stringMatching(/\S/) })
+  })
+})
+
 describe('the journal entry of each request', () => {
   it('records the path with its query, the operation, the caller and plan, and no forced mark when not forced', async () => {
     const { simulator, respond } = setup()
