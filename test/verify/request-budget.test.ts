@@ -23,7 +23,7 @@ const t0 = Date.parse('2030-06-15T10:00:00.000Z')
 interface Scripted {
   status: number
   headers?: Record<string, string>
-  body?: string | Uint8Array
+  body?: string | Uint8Array<ArrayBuffer>
 }
 
 function harness(answers: Scripted[], extra: Partial<SenderOptions> = {}) {

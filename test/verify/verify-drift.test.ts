@@ -324,8 +324,8 @@ describe('verify fails the check a drift breaks, and only that one', () => {
   ])('getPet: %s', async (_what, headers, id, expected, actual) => {
     const report = await run((sent, response) => (isFetch(sent) && sent.auth !== null ? changed(response, { headers }) : undefined))
     const failed = failures(report)
-    expect(failed[id]!.expected.startsWith(expected)).toBe(true)
-    expect(failed[id]!.actual).toBe(actual)
+    expect(failed[id]?.expected?.startsWith(expected)).toBe(true)
+    expect(failed[id]?.actual).toBe(actual)
   })
 
   it('getPet: the Sunset of the spec passes in any HTTP-date spelling Date.parse reads', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkCatalogue, type CheckId } from '../../src/verify/check-catalogue.ts'
+import { type CheckDefinition, checkCatalogue, type CheckId } from '../../src/verify/check-catalogue.ts'
 import { renderReport, visible } from '../../src/verify/reporters.ts'
 import { summarise, type CheckResult, type VerifyReport } from '../../src/verify/verify-report.ts'
 
@@ -8,9 +8,8 @@ import { summarise, type CheckResult, type VerifyReport } from '../../src/verify
 // advisory failure as a passing case with its finding in <system-out>. On a report made by hand.
 
 function result(id: CheckId, outcome: CheckResult['outcome'], extra: Partial<CheckResult> = {}): CheckResult {
-  const { title, section } = checkCatalogue[id]
-  const advisory = 'advisory' in checkCatalogue[id] ? { advisory: checkCatalogue[id].advisory } : {}
-  return { id, title, section, outcome, ...advisory, ...extra }
+  const { title, section, advisory }: CheckDefinition = checkCatalogue[id]
+  return { id, title, section, outcome, ...(advisory === undefined ? {} : { advisory }), ...extra }
 }
 
 const failure = result('getPet.deprecation', 'fail', {
