@@ -1,11 +1,12 @@
 import { defaults } from '../defaults.ts'
 import { anonymousCallerPrefix, type BucketRecord, createCallerBuckets, defaultMaxAnonymousBuckets } from './caller-buckets.ts'
-
-export type { BucketRecord }
-export type { AnonymousUsage, CallerUsage, WindowUsage }
 import { longestDurationMs, type Clock } from '../time/clock.ts'
 import type { Plan } from './plans.ts'
 import type { AnonymousUsage, CallerUsage, WindowUsage } from './limiter-usage.ts'
+
+// After the imports: Babel's parser (Stryker's instrumenter) refuses an `export type { … }` of a name imported below it.
+export type { BucketRecord }
+export type { AnonymousUsage, CallerUsage, WindowUsage }
 
 const minuteMs = 60_000
 const dayMs = 86_400_000

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { constantTimeEqual, createKeyRing } from '../../../src/core/access/api-keys.ts'
-import { formatPlan, parsePlan, standardPlans } from '../../../src/core/access/plans.ts'
+import { formatPlan, parsePlan, toPlan, standardPlans } from '../../../src/core/access/plans.ts'
 
 describe('key ring', () => {
   const keyRing = createKeyRing({ alpha: 'free', 'alpha-2': 'pro', beta: 'enterprise:9/99' })
@@ -57,7 +57,32 @@ describe('plans', () => {
   it.each(['gold', 'enterprise', 'enterprise:0/10', 'enterprise:10', 'enterprise:-1/5', 'Free', 'enterprise:1.5/3'])(
     'refuses %j naming the accepted forms',
     (text) => {
-      expect(() => parsePlan(text)).toThrow(/free, pro, business or enterprise:<perMinute>\/<perDay>/)
+      expect(() => parsePlan(text)).toThrow(
+        new RangeError(`Unknown plan "${text}": use free, pro, business or enterprise:<perMinute>/<perDay> (positive whole numbers)`),
+      )
     },
   )
+
+  it.each([
+    ['enterprise:1/1', { name: 'enterprise', perMinute: 1, perDay: 1 }],
+    [' pro ', standardPlans.pro],
+    ['\tenterprise:2/3\n', { name: 'enterprise', perMinute: 2, perDay: 3 }],
+  ])('parses %j: limits of 1, white space around', (text, plan) => {
+    expect(parsePlan(text)).toEqual(plan)
+  })
+
+  it.each(['enterprise:10/0', 'enterprise:0/0', 'enterprise:99999999999999999/1'])('refuses %j', (text) => {
+    expect(() => parsePlan(text)).toThrow(RangeError)
+  })
+
+  it('takes plan objects with limits of 1, and names what is wrong with the others', () => {
+    expect(toPlan({ name: 'enterprise', perMinute: 1, perDay: 1 })).toEqual({ name: 'enterprise', perMinute: 1, perDay: 1 })
+    expect(() => toPlan({ name: 'gold' as never, perMinute: 1, perDay: 1 })).toThrow(
+      new RangeError('Unknown plan name "gold": use free, pro, business or enterprise'),
+    )
+    expect(() => toPlan({ name: 'enterprise', perMinute: 5, perDay: 0 })).toThrow(
+      new RangeError("A plan's perMinute and perDay must be positive whole numbers (got 5/0)"),
+    )
+    expect(() => toPlan({ name: 'enterprise', perMinute: 0, perDay: 5 })).toThrow(RangeError)
+  })
 })

@@ -35,7 +35,8 @@ describe('readBearerToken', () => {
     expect(error.headers).toEqual({ 'WWW-Authenticate': 'Bearer realm="petstore-sim"' })
   })
 
-  it.each(['Basic YTpi', 'Bearerabc', 'Token abc', 'Bearer-x abc', '', 'Bear abc', 'Bearers abc'])(
+  // Digest and Beaver: schemes of Bearer's length.
+  it.each(['Basic YTpi', 'Bearerabc', 'Token abc', 'Bearer-x abc', '', 'Bear abc', 'Bearers abc', 'Digest abc', 'Beaver abc'])(
     'refuses another scheme in %j with 401 missing_api_key',
     (header) => {
       const error = refusal(header)
@@ -64,6 +65,23 @@ describe('readBearerToken', () => {
     expect(readBearerToken('\u2003Bearer abc\u3000')).toBe('abc')
     expect(refusal('Bearer\u00e9abc').code).toBe('missing_api_key')
   })
+
+  it.each([
+    ['\t', 'tab'],
+    ['\n', 'LF'],
+    ['\u000b', 'VT'],
+    ['\f', 'FF'],
+    ['\r', 'CR'],
+  ])('takes %j (%s) between scheme and token as trim() does', (space) => {
+    expect(readBearerToken(`Bearer${space}abc`)).toBe('abc')
+  })
+
+  it.each(['\u0000', '\u0001', '\u0008', '\u000e', '\u001f', '\u007f', '\u0085x'])(
+    'does not take the control character %j for white space',
+    (control) => {
+      expect(refusal(`Bearer${control}abc`).code).toBe('missing_api_key')
+    },
+  )
 })
 
 describe('invalidKey', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createManualClock, type Clock } from '../../../src/core/time/clock.ts'
+import { createManualClock, longestDurationMs, type Clock } from '../../../src/core/time/clock.ts'
 import { standardPlans, type Plan } from '../../../src/core/access/plans.ts'
 import { createRateLimiter, type BanPolicy } from '../../../src/core/access/rate-limiter.ts'
 
@@ -280,8 +280,15 @@ describe('rate limiter: the cap on anonymous buckets', () => {
     [{ maxAnonymousBuckets: 1.5 }, /maxAnonymousBuckets/],
     [{ ban: { after: 1, durationMs: 1e300 } }, /ban.durationMs/],
     [{ ban: { after: 1, durationMs: 1.5 } }, /ban.durationMs/],
+    [{ ban: { after: 1, durationMs: 0 } }, /ban.durationMs/],
+    [{ ban: { after: 1, durationMs: longestDurationMs + 1 } }, /ban.durationMs/],
+    [{ ban: { after: -1, durationMs: 1000 } }, /ban.after/],
   ])('refuses the options %j', (options, message) => {
     expect(() => createRateLimiter({ clock: createManualClock(start), ...options })).toThrow(message)
+  })
+
+  it.each([1, longestDurationMs])('takes a ban of %i ms, the shortest and the longest', (durationMs) => {
+    expect(() => createRateLimiter({ clock: createManualClock(start), ban: { after: 0, durationMs } })).not.toThrow()
   })
 })
 
@@ -362,6 +369,24 @@ describe('rate limiter: usage() and peek() across window boundaries (manual cloc
     // A tie between the windows: the minute.
     const tie: Plan = { name: 'enterprise', perMinute: 4, perDay: 4 }
     expect(limiter.peek('other', tie)).toMatchObject({ window: 'minute', remaining: 4 })
+    // Part of a minute spent: what is left of it.
+    limiter.consume('third', plan)
+    expect(limiter.peek('third', plan)).toMatchObject({ window: 'minute', remaining: 4 })
+  })
+
+  it('peek() and consume() end a ban at its last millisecond', () => {
+    const clock = createManualClock(Date.parse('2031-03-01T12:00:00Z'))
+    const limiter = createRateLimiter({ clock, ban: { after: 0, durationMs: 90_000 } })
+    const small: Plan = { name: 'enterprise', perMinute: 1, perDay: 100 }
+    limiter.consume('caller', small)
+    expect(limiter.consume('caller', small).outcome).toBe('banned')
+    clock.advance(89_999)
+    expect(limiter.peek('caller', small).outcome).toBe('banned')
+    expect(limiter.usage('caller', small).bannedUntil).toBe(Date.parse('2031-03-01T12:01:30Z'))
+    clock.advance(1)
+    expect(limiter.peek('caller', small)).toMatchObject({ outcome: 'allowed', remaining: 1 })
+    expect(limiter.usage('caller', small).bannedUntil).toBeUndefined()
+    expect(limiter.consume('caller', small).outcome).toBe('allowed')
   })
 
   it('peek() reports a ban with its end, counting nothing', () => {

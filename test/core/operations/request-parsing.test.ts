@@ -136,6 +136,7 @@ describe('readJsonText', () => {
     expect(readJsonText(utf8('{}'), 'application/json', 'identity')).toBe('{}')
     expect(readJsonText(utf8('{}'), 'application/json', ' IDENTITY ')).toBe('{}')
     expect(readJsonText(utf8('{}'), 'application/json', '')).toBe('{}')
+    expect(readJsonText(utf8('{}'), 'application/json', ' ')).toBe('{}')
   })
 
   it.each(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonp', 'json'])(
@@ -153,6 +154,21 @@ describe('readJsonText', () => {
     expect(error.code).toBe('unsupported_media_type')
     expect(error.message).toBe(`The request body must be UTF-8 JSON (got charset=${charset})`)
   })
+
+  it.each(['xutf-8', 'utf-8x', 'utf-88', 'utf--8'])('refuses charset=%s, which only contains utf-8', (charset) => {
+    expect(refusal(() => readJsonText(utf8('{}'), `application/json; charset=${charset}`, undefined)).message).toBe(
+      `The request body must be UTF-8 JSON (got charset=${charset})`,
+    )
+  })
+
+  it.each(['application/json;charset=latin1', 'application/json; charset = latin1', 'application/json;\tCHARSET=\t"latin1"'])(
+    'finds the charset in %j however it is spaced, and refuses latin1',
+    (contentType) => {
+      expect(refusal(() => readJsonText(utf8('{}'), contentType, undefined)).message).toBe(
+        'The request body must be UTF-8 JSON (got charset=latin1)',
+      )
+    },
+  )
 
   it('refuses a content coding with 415 and Accept-Encoding: identity', () => {
     const error = refusal(() => readJsonText(utf8('{}'), 'application/json', 'gzip'))
@@ -177,6 +193,8 @@ describe('isJsonContentType', () => {
     expect(isJsonContentType('text/json')).toBe(false)
     expect(isJsonContentType('application/json-seq')).toBe(false)
     expect(isJsonContentType('application/+json')).toBe(false)
+    expect(isJsonContentType('application/vnd.api+jsonx')).toBe(false)
+    expect(isJsonContentType('text/application/vnd.api+json')).toBe(false)
     expect(isJsonContentType('')).toBe(false)
   })
 })
