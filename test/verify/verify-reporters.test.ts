@@ -85,7 +85,7 @@ describe('the pretty report', () => {
     const passed = summarise(report.target, [result('auth.missing-key', 'pass')], false, 1, 4)
     expect(renderReport(passed, 'pretty').split('\n').slice(-4)).toEqual([
       '1 checks: 1 passed, 0 failed, 0 skipped',
-      '1 requests sent (at most 4 announced)',
+      '1 request sent (at most 4 announced)',
       'OK: the target behaves as the spec says',
       '',
     ])
