@@ -30,13 +30,16 @@ const at100 = (line: string) => (line.length > 100 ? `${line.slice(0, 99)}…` :
 const xmlText = (text: string) =>
   text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&apos;')
 
+// Rendered in each test, not when the file is collected: a report rendered once up front would not show a change
+// made to the reporter for one test only (Stryker's per-test mutants).
+const prettyLines = () => renderReport(report, 'pretty').split('\n')
+
 describe('the pretty report', () => {
-  const text = renderReport(report, 'pretty')
-  const lines = text.split('\n')
   const indent = ' '.repeat('getPet.deprecation'.length + 6)
   const line = (mark: string, id: CheckId) => at100(`  ${mark} ${id.padEnd(18)}  ${checkCatalogue[id].title}`)
 
   it('groups the checks by spec section, in the spec order, one line each with its mark', () => {
+    const lines = prettyLines()
     expect(lines[0]).toBe('petstore-sim verify https://staging.example/v1')
     const sections = lines.filter((line) => line !== '' && !line.startsWith(' ')).slice(1, -3)
     expect(sections).toEqual(['Authentication', 'Endpoints: POST /pets (createPet)', 'Versioning', 'Limits: Exceeding the limit'])
@@ -48,6 +51,7 @@ describe('the pretty report', () => {
   })
 
   it("shows a failure's expected, actual, request and response under it, a response line by line", () => {
+    const lines = prettyLines()
     const at = lines.indexOf(line('✗', 'getPet.deprecation'))
     expect(lines.slice(at + 1, at + 6)).toEqual([
       at100(`${indent}expected: a Deprecation header`),
@@ -59,6 +63,7 @@ describe('the pretty report', () => {
   })
 
   it('says an advisory failure is one, with its question', () => {
+    const lines = prettyLines()
     const at = lines.findIndex((line) => line.startsWith('  ! createPet.location'))
     expect(lines[at + 1]).toBe(`${indent}advisory (the spec is silent: ${checkCatalogue['createPet.location'].advisory})`)
     expect(lines[at + 2]).toBe(`${indent}expected: Location: /v1/pets/3`)
@@ -66,6 +71,7 @@ describe('the pretty report', () => {
   })
 
   it('ends with the counts, the requests and the failed ids', () => {
+    const lines = prettyLines()
     expect(lines.slice(-4)).toEqual([
       '4 checks: 1 passed, 1 failed, 1 skipped, 1 advisory failed (pass --strict to fail on them)',
       '20 requests sent (at most 23 announced)',
@@ -92,6 +98,7 @@ describe('the pretty report', () => {
   })
 
   it("cuts every check's lines to the terminal width, 60 columns at the least", () => {
+    const lines = prettyLines()
     for (const columns of [80, 20]) {
       const width = Math.max(60, columns)
       const cut = renderReport(report, 'pretty', { columns }).split('\n').slice(0, -4)
@@ -119,9 +126,8 @@ describe('the JSON report', () => {
 })
 
 describe('the JUnit report', () => {
-  const text = renderReport(report, 'junit')
-
   it('is one testsuites with the counts, a testsuite per section', () => {
+    const text = renderReport(report, 'junit')
     expect(text.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n')).toBe(true)
     expect(text).toContain(
       '<testsuites name="petstore-sim verify https://staging.example/v1" tests="4" failures="1" errors="0" skipped="1">',
@@ -134,6 +140,7 @@ describe('the JUnit report', () => {
   })
 
   it('has a passing case, a skipped one, a failure with its details, and an advisory finding in system-out', () => {
+    const text = renderReport(report, 'junit')
     const title = (id: CheckId) => xmlText(`${id}: ${checkCatalogue[id].title}`)
     expect(text).toContain(`<testcase classname="petstore-sim verify.Authentication" name="${title('auth.missing-key')}" time="0"/>`)
     expect(text).toContain(`name="${title('limits.429')}" time="0">\n      <skipped message="needs --limits"/>\n    </testcase>`)
