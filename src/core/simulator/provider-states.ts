@@ -140,11 +140,15 @@ export function applyProviderState(simulator: SimulatorCore, body: unknown): Pro
   return { state: found.definition.name, action, params: checked }
 }
 
-/** The definition a state's name is, with the parameter values its name spells out (`a pet with id 7 exists`). */
-function findState(name: string): { definition: ProviderStateDefinition; fromName: Record<string, string> } | undefined {
-  for (const definition of providerStates) {
+/**
+ * Each state's name as a pattern, compiled once from the package's own templates (never from a client's text):
+ * `{id}` matches what the client wrote there. A template has one parameter at most and a literal tail, so a lazy
+ * group anchored at both ends finds it in time linear in the name (the 16 KiB adversarial test holds it).
+ */
+const statePatterns: readonly { definition: ProviderStateDefinition; pattern: RegExp; names: readonly string[] }[] = providerStates.map(
+  (definition) => {
     const names: string[] = []
-    const pattern = definition.name
+    const source = definition.name
       .split(/(\{[a-zA-Z]+\})/)
       .map((part) => {
         if (!/^\{[a-zA-Z]+\}$/.test(part)) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
@@ -152,7 +156,14 @@ function findState(name: string): { definition: ProviderStateDefinition; fromNam
         return '(.+?)'
       })
       .join('')
-    const match = new RegExp(`^${pattern}$`).exec(name.trim())
+    return { definition, pattern: new RegExp(`^${source}$`), names }
+  },
+)
+
+/** The definition a state's name is, with the parameter values its name spells out (`a pet with id 7 exists`). */
+export function findState(name: string): { definition: ProviderStateDefinition; fromName: Record<string, string> } | undefined {
+  for (const { definition, pattern, names } of statePatterns) {
+    const match = pattern.exec(name.trim())
     if (match === null) continue
     const fromName: Record<string, string> = {}
     // `{id}` as written (the template itself) names no value: the params give it.

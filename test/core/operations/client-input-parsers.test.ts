@@ -21,6 +21,7 @@ import { documentApiUrl } from '../../../src/app/openapi-route.ts'
 import { createOriginPolicy } from '../../../src/core/access/origin-policy.ts'
 import { parseListPetsQuery, parsePetId } from '../../../src/core/operations/request-parsing.ts'
 import { checkNewPet } from '../../../src/core/model/new-pet-check.ts'
+import { findState } from '../../../src/core/simulator/provider-states.ts'
 
 const size = 16 * 1024
 const spaces = ' '.repeat(size)
@@ -250,5 +251,25 @@ describe('what the linear parsers answer', () => {
     ['1.<30 zeros>s', `1.${'0'.repeat(30)}s`, 1000],
   ])('reads the duration %j', (_name, text, ms) => {
     expect(parseDuration(text)).toBe(ms)
+  })
+})
+
+// The provider-state URL reads a Pact verifier's state name, which anyone who can reach the control plane sends.
+describe('provider-state names are matched in linear time (16 KiB adversarial names)', () => {
+  it.each([
+    ['an id of spaces', `a pet with id ${spaces}x exists`],
+    ['a near miss of the tail', `a pet with id ${'7 exists'.repeat(size / 8)}`],
+    ['a key of letters, the tail cut short', `the key ${'a'.repeat(size)} has no requests left this minut`],
+    ['the key phrase repeated', 'the key has no requests left this minute '.repeat(size / 40)],
+  ])('%s', (_name, state) => {
+    expect(bestOfThree(() => findState(state))).toBeLessThan(boundMs)
+  })
+
+  it('still reads the value a name spells out', () => {
+    expect(findState('a pet with id 7 exists')?.fromName).toEqual({ id: '7' })
+    expect(findState('  the key demo-pro-key has no requests left this minute ')?.fromName).toEqual({ key: 'demo-pro-key' })
+    // What follows "id " up to the tail, as written: checked as an id by the state itself (then refused).
+    expect(findState(`a pet with id ${spaces}x exists`)?.fromName).toEqual({ id: `${spaces}x` })
+    expect(findState('a pet with no id')).toBeUndefined()
   })
 })
