@@ -145,8 +145,11 @@ export function applyProviderState(simulator: SimulatorCore, body: unknown): Pro
  * `{id}` matches what the client wrote there. A template has one parameter at most and a literal tail, so a lazy
  * group anchored at both ends finds it in time linear in the name (the 16 KiB adversarial test holds it).
  */
-const statePatterns: readonly { definition: ProviderStateDefinition; pattern: RegExp; names: readonly string[] }[] = providerStates.map(
-  (definition) => {
+const statePatterns = /* @__PURE__ */ compileStatePatterns()
+
+// Pure (built from constants, no effect): a bundle that never answers a provider state leaves this module out.
+function compileStatePatterns(): readonly { definition: ProviderStateDefinition; pattern: RegExp; names: readonly string[] }[] {
+  return providerStates.map((definition) => {
     const names: string[] = []
     const source = definition.name
       .split(/(\{[a-zA-Z]+\})/)
@@ -157,8 +160,8 @@ const statePatterns: readonly { definition: ProviderStateDefinition; pattern: Re
       })
       .join('')
     return { definition, pattern: new RegExp(`^${source}$`), names }
-  },
-)
+  })
+}
 
 /** The definition a state's name is, with the parameter values its name spells out (`a pet with id 7 exists`). */
 export function findState(name: string): { definition: ProviderStateDefinition; fromName: Record<string, string> } | undefined {
