@@ -1,37 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { fingerprint } from '../../../src/core/access/fingerprint.ts'
-import type { PlainRequest, PlainResponse } from '../../../src/core/http/plain-http.ts'
-import { createSimulatorCore } from '../../../src/core/simulator/simulator-core.ts'
-import { createManualClock } from '../../../src/core/time/clock.ts'
+import { plain, setUpPipeline as setup } from '../../support/plain-pipeline.ts'
 
 // The pipeline's fault rules, forced answers and journal entries (docs/error-states.md, docs/journal.md), on plain
 // data: the Error body and headers of every fault-only status, the kinds that answer instead of the operation and
 // those that break its answer, what `Prefer: code=` may force for whom, and what the journal records of each.
-
-const start = Date.UTC(2030, 0, 1, 12, 0, 30)
-const encoder = new TextEncoder()
-
-function plain(method: string, target: string, headers: Record<string, string> = {}, body?: string): PlainRequest {
-  const [path, query = ''] = target.split('?') as [string, string?]
-  const lower = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]))
-  return {
-    method,
-    path,
-    query,
-    authority: 'localhost',
-    header: (name) => lower[name],
-    headerList: () => Object.entries(headers).flat(),
-    readBody: async () => encoder.encode(body ?? ''),
-    transport: { clientAddress: '127.0.0.1' },
-  }
-}
-
-function setup(options: Parameters<typeof createSimulatorCore>[0] = {}) {
-  const clock = createManualClock(start)
-  const simulator = createSimulatorCore({ clock, pets: 5, ...options })
-  const respond = (request: PlainRequest): Promise<PlainResponse> => Promise.resolve(simulator.pipeline.respond(request))
-  return { simulator, respond, clock }
-}
 
 const free = { Authorization: 'Bearer demo-free-key' }
 const newPet = '{"name":"Rex","categoryId":1}'

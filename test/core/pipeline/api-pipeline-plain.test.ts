@@ -1,34 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import type { PlainRequest, PlainResponse } from '../../../src/core/http/plain-http.ts'
-import { createSimulatorCore } from '../../../src/core/simulator/simulator-core.ts'
-import { createManualClock } from '../../../src/core/time/clock.ts'
+import { plain, setUpPipeline as setup } from '../../support/plain-pipeline.ts'
 
 // The API pipeline on plain data, without a lane (core/pipeline/api-pipeline.ts): a PlainRequest in, a PlainResponse
 // out. The order of its steps is what these check: authentication, then `Prefer: code=` (which counts nothing), then
 // the limiter, then fault rules, then the operation; headers and the journal on every answer.
-
-const start = Date.UTC(2030, 0, 1, 12, 0, 30)
-const encoder = new TextEncoder()
-
-function plain(method: string, target: string, headers: Record<string, string> = {}, body?: string): PlainRequest {
-  const [path, query = ''] = target.split('?') as [string, string?]
-  const lower = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]))
-  return {
-    method,
-    path,
-    query,
-    authority: 'localhost',
-    header: (name) => lower[name],
-    readBody: async () => encoder.encode(body ?? ''),
-    transport: { clientAddress: '127.0.0.1' },
-  }
-}
-
-function setup() {
-  const simulator = createSimulatorCore({ clock: createManualClock(start), pets: 5 })
-  const respond = (request: PlainRequest): Promise<PlainResponse> => Promise.resolve(simulator.pipeline.respond(request))
-  return { simulator, respond }
-}
 
 const free = { Authorization: 'Bearer demo-free-key' }
 
