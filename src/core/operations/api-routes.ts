@@ -83,7 +83,7 @@ export const apiRoutes = [
     path: '/pets',
     resolve: ({ request, state }) => ({
       status: 200,
-      body: state.petJson.array(state.store.list(parseListPetsQuery(new URLSearchParams(request.query)))),
+      body: state.pageTexts.text(parseListPetsQuery(new URLSearchParams(request.query))),
     }),
     statuses: [200, 400, 401, 429],
     simulatorStatuses: [400],

@@ -2,6 +2,7 @@ import type { KeyRing } from '../access/api-keys.ts'
 import type { Clock } from '../time/clock.ts'
 import type { DeprecationPolicy } from './deprecation.ts'
 import type { JsonCache } from '../http/json-text.ts'
+import type { PageTexts } from '../catalogue/page-texts.ts'
 import type { PetStore } from '../catalogue/pet-store.ts'
 import type { RateLimiter } from '../access/rate-limiter.ts'
 import type { RequestJournal } from '../journal/request-journal.ts'
@@ -25,6 +26,8 @@ export interface OperationContext {
   readonly latency: Latency | undefined
   /** The JSON text of pets already sent; cleared on reset. */
   readonly petJson: JsonCache
+  /** The JSON text of listPets pages, kept while unchanged; cleared on reset. */
+  readonly pageTexts: PageTexts
   /** The simulator's seeded generator (latency ranges, fault probabilities and delays); re-seeded on reset. */
   readonly random: RandomSource
   /** Whether `Prefer: code=` forces answers. */

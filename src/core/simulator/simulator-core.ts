@@ -6,6 +6,7 @@ import { createSimulatorClock, isInstant, type Clock } from '../time/clock.ts'
 import { defaults } from '../defaults.ts'
 import { getPetDeprecation } from '../operations/deprecation.ts'
 import { createJsonCache } from '../http/json-text.ts'
+import { createPageTexts } from '../catalogue/page-texts.ts'
 import { createPetStore } from '../catalogue/pet-store.ts'
 import { createRateLimiter } from '../access/rate-limiter.ts'
 import { createOriginPolicy } from '../access/origin-policy.ts'
@@ -77,6 +78,7 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
   const bodyLimit = options.bodyLimit ?? defaults.bodyLimit
   if (!(Number.isSafeInteger(bodyLimit) && bodyLimit >= 0))
     throw new RangeError(`bodyLimit must be a whole number of bytes (got ${bodyLimit})`)
+  const petJson = createJsonCache(petJsonCacheSize)
   const state: OperationContext = {
     store,
     keyRing,
@@ -86,7 +88,8 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     deprecation,
     basePath,
     latency: options.latency,
-    petJson: createJsonCache(petJsonCacheSize),
+    petJson,
+    pageTexts: createPageTexts(store, petJson),
     random: createRandomSource(seed),
     prefer: options.prefer ?? true,
     resets: () => resets,
@@ -101,6 +104,7 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     table: pipeline.table,
     basePath,
     petJson: state.petJson,
+    pageTexts: state.pageTexts,
     random: state.random,
     maxCreatedPets: maxPets,
     ...stateConfig(options, defaultStatus),

@@ -3,6 +3,7 @@ import type { CompactPets } from '../catalogue/compact-pets.ts'
 import type { RateLimiter } from '../access/rate-limiter.ts'
 import type { Pet } from '../model/pet-types.ts'
 import type { PetStore } from '../catalogue/pet-store.ts'
+import type { PageTexts } from '../catalogue/page-texts.ts'
 import { createFaultRules, type FaultRuleInput, type FaultRules } from '../faults/fault-rules.ts'
 import type { JsonCache } from '../http/json-text.ts'
 import type { RouteTable } from '../operations/route-table.ts'
@@ -69,6 +70,7 @@ export interface StateParts extends StateConfig {
   readonly table: RouteTable
   readonly basePath: string
   readonly petJson: JsonCache
+  readonly pageTexts: PageTexts
   readonly random: RandomSource
   /** How many pets may be created until a reset (`maxPets`): a restored `nextId` must leave them room. */
   readonly maxCreatedPets: number
@@ -184,6 +186,7 @@ export function createStateControl(parts: StateParts): StateControl {
     const scenario = current()
     store.reset()
     parts.petJson.clear()
+    parts.pageTexts.clear()
     parts.random.reset()
     faults.clear()
     for (const rule of scenario.faults) faults.add(rule)
