@@ -9,7 +9,10 @@ const queries: PetQuery[] = [
   { limit: 1 },
   { limit: 20 },
   { limit: 100 },
-  ...petStatuses.flatMap((status) => [{ limit: 3, status }, { limit: 100, status }]),
+  ...petStatuses.flatMap((status) => [
+    { limit: 3, status },
+    { limit: 100, status },
+  ]),
 ]
 
 /** Every query's kept text against the store's own page, serialised anew. */
