@@ -1,4 +1,4 @@
-import type { JsonCache, JsonText } from '../http/json-text.ts'
+import { JsonText, type JsonCache } from '../http/json-text.ts'
 import { petStatuses } from '../model/pet-types.ts'
 import type { PetQuery, PetStore } from './pet-store.ts'
 
@@ -30,7 +30,7 @@ export function createPageTexts(store: PetStore, petJson: JsonCache): PageTexts 
       const revision = store.listRevision(query)
       const kept = pages.get(key)
       if (kept !== undefined && kept.revision === revision) return kept.text
-      const text = petJson.array(store.list(query))
+      const text = new JsonText(petJson.array(store.list(query)).text, true)
       if (pages.size >= keptPages && kept === undefined) pages = new Map()
       pages.set(key, { revision, text })
       return text

@@ -4,8 +4,11 @@
  */
 export class JsonText {
   readonly text: string
-  constructor(text: string) {
+  /** The text is held elsewhere for longer than one request (a kept page): the journal refers to it instead of copying it. */
+  readonly held: boolean
+  constructor(text: string, held = false) {
     this.text = text
+    this.held = held
   }
 }
 

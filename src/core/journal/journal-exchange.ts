@@ -43,6 +43,8 @@ export interface ExchangeParts {
   /** The response's header object: read when the entry is, so headers a lane adds afterwards (CORS) show too. */
   readonly responseHeaders: Readonly<Record<string, string>>
   readonly responseBody: string | undefined
+  /** The response body is held elsewhere for longer than a request (a kept page of pets): the journal refers to it, copying nothing. */
+  readonly responseBodyHeld?: boolean
 }
 
 /**

@@ -2,6 +2,7 @@ import { systemClock, type Clock } from '../time/clock.ts'
 import { defaults } from '../defaults.ts'
 import type { AnswerKind, CoverageTally } from './contract-coverage.ts'
 import { captureExchange, utf8Length } from './journal-exchange.ts'
+import { createExchangeRing } from './exchange-ring.ts'
 import { compileFilter, matches, type CompiledFilter, type JournalFilter } from './journal-filter.ts'
 import type { Har } from './journal-har.ts'
 import { toHar } from './har-module.ts'
@@ -145,26 +146,19 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
   const toSummary = (recorded: RecordedRequest) => summaryView(recorded, scrub)
   const wallClock = options.wallClock ?? systemClock
   const basePath = options.basePath ?? defaults.basePath
-  /** Oldest first from `head`; the slots before it are spent, dropped in one go when they are half the array. */
-  let items: RecordedRequest[] = []
-  let head = 0
-  let bytes = 0
-  let evicted = 0
+  // What is held is a copy, in bytes (exchange-ring.ts): holding the last 1,000 exchanges keeps no request's objects alive.
+  const ring = createExchangeRing(maxBytes > 0 ? capacity : 0, maxBytes, bodyCap)
   let sequence = 0
   /** Index 0 for status 0 (no answer), 1..5 for 1xx..5xx: one increment per request. */
   let byClass = [0, 0, 0, 0, 0, 0]
   const waiters = new Set<(entry: RecordedRequest) => void>()
 
-  const held = () => (head === 0 ? items : items.slice(head))
-  const evictOldest = () => {
-    bytes -= items[head]!.exchange?.bytes ?? 0
-    items[head] = undefined as unknown as RecordedRequest
-    head++
-    evicted++
-    if (head >= 1024 && head * 2 >= items.length) {
-      items = items.slice(head)
-      head = 0
-    }
+  /** The held entries from the `count`-th newest on (all of them by default), oldest first, decoded as they are read. */
+  const held = (count = ring.size) => {
+    const from = Math.max(0, ring.size - count)
+    const entries: RecordedRequest[] = new Array(ring.size - from)
+    for (let index = from; index < ring.size; index++) entries[index - from] = ring.entry(index)
+    return entries
   }
   const select = (filter: JournalFilter | undefined): RecordedRequest[] => {
     const tests = compileFilter(filter, basePath)
@@ -175,7 +169,6 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
 
   const journal: RequestJournal = {
     record(input) {
-      const exchange = capacity > 0 && maxBytes > 0 ? captureExchange(input.exchange, bodyCap) : undefined
       const entry: RecordedRequest = {
         sequence: ++sequence,
         atMs: input.atMs,
@@ -189,27 +182,24 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
         durationMs: input.durationMs,
         forced: input.forced,
         fault: input.fault,
-        exchange,
+        // What the events and waiters see now: references, which nothing keeps unless a listener does.
+        exchange: capacity > 0 && maxBytes > 0 ? captureExchange(input.exchange, bodyCap) : undefined,
       }
       byClass[Math.min(5, Math.floor(entry.status / 100))]!++
       coverage?.count(entry.operation, entry.status, answerKind(entry))
       if (onRecord !== undefined) onRecord(entry)
-      if (exchange !== undefined) {
-        items.push(entry)
-        bytes += exchange.bytes
-        while (items.length - head > capacity || bytes > maxBytes) evictOldest()
-      }
+      if (entry.exchange !== undefined) ring.hold(entry, input.exchange)
       if (waiters.size > 0) for (const waiter of [...waiters]) waiter(entry)
       return entry
     },
     entries: () => held().map(toEntry),
     latest(count) {
       if (count <= 0) return []
-      return items.slice(Math.max(head, items.length - count)).map(toEntry)
+      return held(count).map(toEntry)
     },
     latestSummaries(count) {
       if (count <= 0) return []
-      return items.slice(Math.max(head, items.length - count)).map(toSummary)
+      return held(count).map(toSummary)
     },
     find: (filter) => select(filter).map(toEntry),
     page(filter, pageOptions = {}) {
@@ -276,12 +266,9 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
       const [none = 0, c1 = 0, c2 = 0, c3 = 0, c4 = 0, c5 = 0] = byClass
       return { total: sequence, byStatusClass: { '1xx': c1, '2xx': c2, '3xx': c3, '4xx': c4, '5xx': c5, none } }
     },
-    usage: () => ({ entries: items.length - head, capacity, bytes, maxBytes, bodyCapBytes: bodyCap, evicted }),
+    usage: () => ({ entries: ring.size, capacity, bytes: ring.bytes, maxBytes, bodyCapBytes: bodyCap, evicted: ring.evicted }),
     clear() {
-      items = []
-      head = 0
-      bytes = 0
-      evicted = 0
+      ring.clear()
       sequence = 0
       byClass = [0, 0, 0, 0, 0, 0]
     },

@@ -1,5 +1,6 @@
 import { ApiError } from '../http/api-error.ts'
 import { apiRoutes, type OperationResult } from '../operations/api-routes.ts'
+import { JsonText } from '../http/json-text.ts'
 import { isPromiseLike, jsonResponse, type PlainRequest, type PlainResponse, type TransportFacts } from '../http/plain-http.ts'
 import { rateLimitHeaders } from '../access/rate-limit-headers.ts'
 import type { RateLimitDecision } from '../access/rate-limiter.ts'
@@ -109,6 +110,7 @@ export function createApiPipeline(state: OperationContext, options: PipelineOpti
           requestBody: exchange.body?.bytes,
           responseHeaders: response.headers,
           responseBody: response.body,
+          responseBodyHeld: result.body instanceof JsonText && result.body.held,
         },
       })
       return { status: response.status, headers: response.headers, body: response.body, journalEntry, transportFault }

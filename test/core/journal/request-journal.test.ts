@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createManualClock } from '../../../src/core/time/clock.ts'
-import { entryOverheadBytes, type ExchangeParts } from '../../../src/core/journal/journal-exchange.ts'
+import { slotBytes } from '../../../src/core/journal/exchange-columns.ts'
+import type { ExchangeParts } from '../../../src/core/journal/journal-exchange.ts'
 import { redactHeader, redactQuery } from '../../../src/core/journal/journal-redaction.ts'
 import { createRequestJournal, type RecordInput } from '../../../src/core/journal/request-journal.ts'
 import { defaults } from '../../../src/core/defaults.ts'
@@ -43,7 +44,7 @@ describe('the journal is bounded by bytes as well as entries', () => {
     const journal = createRequestJournal({ capacity: 3 })
     for (let index = 0; index < 10; index++) journal.record(input())
     expect(journal.entries().map((entry) => entry.sequence)).toEqual([8, 9, 10])
-    expect(journal.usage().bytes).toBeGreaterThanOrEqual(3 * entryOverheadBytes)
+    expect(journal.usage().bytes).toBeGreaterThanOrEqual(3 * slotBytes)
   })
 
   it('cuts a body over the cap to its first bytes, marked truncated, with the size sent', () => {

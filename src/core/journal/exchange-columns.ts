@@ -1,0 +1,123 @@
+import type { CapturedExchange } from './journal-exchange.ts'
+import type { RecordedRequest } from './journal-types.ts'
+
+// The exchange ring's columns (exchange-ring.ts): an entry's numbers and the simulator's own strings, one slot per
+// entry, and how a held entry is read back from them and the ring's bytes.
+
+/** What each entry's columns take in memory (13 numbers and 5 references), counted against the byte budget with its copy. */
+export const slotBytes = 128
+
+/** Between header fields: a field's name and value never hold NUL (RFC 9110 §5.5; Node and Fetch refuse them). */
+export const separator = '\u0000'
+
+const decoder = new TextDecoder()
+
+/** The columns, one entry per slot. */
+export interface Slots {
+  readonly capacity: number
+  readonly sequence: Float64Array
+  readonly atMs: Float64Array
+  readonly wallMs: Float64Array
+  readonly durationMs: Float64Array
+  readonly requestBodySize: Float64Array
+  /** -1 when the body was kept whole. */
+  readonly responseBodySize: Float64Array
+  readonly start: Uint32Array
+  readonly length: Uint32Array
+  readonly textBytes: Uint32Array
+  readonly requestBodyBytes: Uint32Array
+  readonly methodLength: Uint32Array
+  readonly pathLength: Uint32Array
+  /** -1 when the lane could not list them. */
+  readonly rawHeaderCount: Int32Array
+  readonly responseHeaderCount: Uint16Array
+  readonly status: Uint16Array
+  readonly forced: Uint8Array
+  /** The simulator's own strings (route names, key fingerprints, plan labels, rule ids): references cost nothing. */
+  readonly operation: string[]
+  readonly caller: string[]
+  readonly plan: string[]
+  readonly fault: (string | undefined)[]
+  /** A response body held elsewhere for longer than a request (a kept page of pets): referenced, not copied. */
+  readonly heldBody: (string | undefined)[]
+}
+
+const numberColumns = ['sequence', 'atMs', 'wallMs', 'durationMs', 'requestBodySize', 'responseBodySize'] as const
+const offsetColumns = ['start', 'length', 'textBytes', 'requestBodyBytes', 'methodLength', 'pathLength'] as const
+const referenceColumns = ['operation', 'caller', 'plan', 'fault', 'heldBody'] as const
+
+export function createSlots(capacity: number): Slots {
+  const columns: Record<string, unknown> = { capacity }
+  for (const name of numberColumns) columns[name] = new Float64Array(capacity)
+  for (const name of offsetColumns) columns[name] = new Uint32Array(capacity)
+  for (const name of referenceColumns) columns[name] = new Array(capacity).fill(undefined)
+  columns.rawHeaderCount = new Int32Array(capacity)
+  columns.responseHeaderCount = new Uint16Array(capacity)
+  columns.status = new Uint16Array(capacity)
+  columns.forced = new Uint8Array(capacity)
+  return columns as unknown as Slots
+}
+
+export function copySlot(from: Slots, fromSlot: number, to: Slots, toSlot: number): void {
+  for (const name of [...numberColumns, ...offsetColumns, ...referenceColumns, 'rawHeaderCount', 'status', 'forced'] as const) {
+    ;(to[name] as unknown as unknown[])[toSlot] = (from[name] as unknown as unknown[])[fromSlot]
+  }
+  to.responseHeaderCount[toSlot] = from.responseHeaderCount[fromSlot]!
+}
+
+/** A held entry as a recorded request; its exchange decoded from the buffer when first read, and only then. */
+export function readEntry(slots: Slots, slot: number, buffer: Uint8Array, held: () => boolean): RecordedRequest {
+  const start = slots.start[slot]!
+  const textBytes = slots.textBytes[slot]!
+  const text = decoder.decode(buffer.subarray(start, start + textBytes))
+  const methodLength = slots.methodLength[slot]!
+  const pathEnd = methodLength + slots.pathLength[slot]!
+  const rawHeaderCount = slots.rawHeaderCount[slot]!
+  const requestBodyBytes = slots.requestBodyBytes[slot]!
+  const requestBodySize = slots.requestBodySize[slot]!
+  const heldBody = slots.heldBody[slot]
+  const responseHeaderCount = slots.responseHeaderCount[slot]!
+  const responseBodySize = slots.responseBodySize[slot]!
+  const bodyStart = start + textBytes
+  const responseStart = bodyStart + requestBodyBytes
+  const responseEnd = start + slots.length[slot]!
+  let exchange: CapturedExchange | undefined
+  const decodeExchange = (): CapturedExchange => {
+    // The fields after the path, each after a separator: the request's header list, then the answer's names and values.
+    const fields = text.length > pathEnd ? text.slice(pathEnd + 1).split(separator) : []
+    const headerFields = Math.max(0, rawHeaderCount)
+    const responseHeaders: Record<string, string> = {}
+    for (let index = 0; index < responseHeaderCount; index++) {
+      responseHeaders[fields[headerFields + 2 * index]!] = fields[headerFields + 2 * index + 1]!
+    }
+    return {
+      rawHeaders: rawHeaderCount === -1 ? undefined : fields.slice(0, headerFields),
+      requestBody: requestBodySize === 0 && requestBodyBytes === 0 ? undefined : buffer.slice(bodyStart, responseStart),
+      requestBodySize,
+      responseHeaders,
+      responseBody:
+        heldBody ?? (responseEnd > responseStart || responseBodySize >= 0 ? buffer.slice(responseStart, responseEnd) : undefined),
+      responseBodySize,
+      bytes: responseEnd - start + slotBytes,
+    }
+  }
+  const fault = slots.fault[slot]
+  return {
+    sequence: slots.sequence[slot]!,
+    atMs: slots.atMs[slot]!,
+    wallMs: slots.wallMs[slot]!,
+    method: text.slice(0, methodLength),
+    path: text.slice(methodLength, pathEnd),
+    status: slots.status[slot]!,
+    operation: slots.operation[slot]!,
+    caller: slots.caller[slot]!,
+    plan: slots.plan[slot]!,
+    durationMs: slots.durationMs[slot]!,
+    ...(slots.forced[slot] === 1 ? { forced: true as const } : {}),
+    ...(fault === undefined ? {} : { fault }),
+    get exchange() {
+      if (exchange === undefined && held()) exchange = decodeExchange()
+      return exchange
+    },
+  }
+}

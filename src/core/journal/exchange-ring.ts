@@ -1,0 +1,208 @@
+import { copySlot, createSlots, readEntry, separator, slotBytes } from './exchange-columns.ts'
+import type { ExchangeParts } from './journal-exchange.ts'
+import { utf8Length } from './journal-exchange.ts'
+import type { RecordedRequest } from './journal-types.ts'
+
+/**
+ * What the journal holds, copied into bytes: each exchange's method, path,
+ * headers and bodies are encoded into one reused buffer, and its numbers
+ * into typed columns, so that holding the last 1,000 exchanges keeps no
+ * per-request object alive. Held by reference, every exchange (Node's header
+ * list, the body bytes, the answer's header object and text) outlived a
+ * scavenge or two at 20,000 requests a second and was promoted, then died in
+ * the old generation: at the bench's GET, 2 KB survived each request, and the
+ * collector's pauses were 349 ms per 100,000 requests against 93 ms with a
+ * journal that kept nothing (`--trace-gc-nvp`, test/bench/HISTORY.md). A
+ * copy costs less than a promotion. Entries are decoded only when read.
+ *
+ * The buffer grows by doubling up to the byte budget, and entries are laid
+ * one after the other, starting over at its beginning when the next one does
+ * not fit before its end; the oldest entries give way to the new one.
+ */
+export interface ExchangeRing {
+  /** Copies an exchange in, evicting the oldest as the count and byte budgets require. */
+  hold(facts: RecordFacts, parts: ExchangeParts): void
+  /** How many entries are held. */
+  readonly size: number
+  /** Bytes the held entries take: their copy and {@link slotBytes} each. */
+  readonly bytes: number
+  /** Entries evicted since the last `clear()`. */
+  readonly evicted: number
+  /** The held entry at `index`, 0 the oldest; its exchange is decoded when first read. */
+  entry(index: number): RecordedRequest
+  clear(): void
+}
+
+/** A recorded request without its exchange: what the columns hold. */
+export type RecordFacts = Omit<RecordedRequest, 'exchange'>
+
+/** The buffer's first size; it doubles as entries need room, up to the budget. */
+const firstBufferBytes = 64 * 1024
+
+const encoder = new TextEncoder()
+
+export function createExchangeRing(capacity: number, maxBytes: number, bodyCap: number): ExchangeRing {
+  // The columns count against the budget too: the buffer gets what they leave (at most half of it).
+  const maxBuffer = Math.max(0, maxBytes - Math.min(capacity * slotBytes, Math.floor(maxBytes / 2)))
+  let buffer = new Uint8Array(Math.min(firstBufferBytes, maxBuffer))
+  let slots = createSlots(Math.min(capacity, 1024))
+  let first = 0
+  let size = 0
+  let bytes = 0
+  /** The held entries' bytes in the buffer (`bytes` without their columns). */
+  let bufferBytes = 0
+  let evicted = 0
+  let writeAt = 0
+  /** Where an entry's text and copied body are encoded before they are placed; kept at the largest size needed. */
+  let scratch = new Uint8Array(4096)
+
+  const slotOf = (index: number) => (first + index) % slots.capacity
+  const evictOldest = () => {
+    const slot = first
+    bytes -= slots.length[slot]! + slotBytes
+    bufferBytes -= slots.length[slot]!
+    slots.operation[slot] = slots.caller[slot] = slots.plan[slot] = ''
+    slots.fault[slot] = slots.heldBody[slot] = undefined
+    first = (first + 1) % slots.capacity
+    size--
+    evicted++
+    if (size === 0) writeAt = 0
+  }
+  /** The columns at twice their size (up to `capacity`), the held entries first. */
+  const growSlots = () => {
+    const grown = createSlots(Math.min(capacity, slots.capacity * 2))
+    for (let index = 0; index < size; index++) copySlot(slots, slotOf(index), grown, index)
+    slots = grown
+    first = 0
+  }
+  /** A bigger buffer, the held entries laid from its start in order. */
+  const growBuffer = (needed: number) => {
+    let next = Math.max(1, buffer.length * 2)
+    while (next < needed) next *= 2
+    const grown = new Uint8Array(Math.min(maxBuffer, next))
+    let at = 0
+    for (let index = 0; index < size; index++) {
+      const slot = slotOf(index)
+      const start = slots.start[slot]!
+      grown.set(buffer.subarray(start, start + slots.length[slot]!), at)
+      slots.start[slot] = at
+      at += slots.length[slot]!
+    }
+    buffer = grown
+    writeAt = at
+  }
+  /**
+   * Where `reserve` bytes go: after the newest entry, or at the start when they do not fit before the end. The oldest
+   * entries in the way are evicted, unless the buffer may still grow: then it grows instead.
+   */
+  const place = (reserve: number): number => {
+    for (;;) {
+      const wraps = writeAt + reserve > buffer.length
+      const at = wraps ? 0 : writeAt
+      const inTheWay =
+        size > 0 && ((wraps && slots.start[first]! >= writeAt) || overlaps(slots.start[first]!, slots.length[first]!, at, reserve))
+      if (!(inTheWay || reserve > buffer.length) || buffer.length >= maxBuffer) break
+      growBuffer(bufferBytes + reserve)
+    }
+    if (writeAt + reserve > buffer.length) {
+      // Starting over: what lies after the newest entry is given up (the oldest entries are there), then the start.
+      while (size > 0 && slots.start[first]! >= writeAt) evictOldest()
+      writeAt = 0
+    }
+    while (size > 0 && overlaps(slots.start[first]!, slots.length[first]!, writeAt, reserve)) evictOldest()
+    return writeAt
+  }
+
+  return {
+    hold(facts, parts) {
+      const { rawHeaders, requestBody, responseHeaders, responseBody, responseBodyHeld } = parts
+      let text = facts.method + facts.path
+      if (rawHeaders !== undefined && rawHeaders.length > 0) text += separator + rawHeaders.join(separator)
+      let pairs = 0
+      for (const name in responseHeaders) {
+        text += `${separator}${name}${separator}${responseHeaders[name]}`
+        pairs++
+      }
+      const requestSize = requestBody?.byteLength ?? 0
+      const requestKept = Math.min(requestSize, bodyCap)
+      const copiedBody = responseBody !== undefined && responseBodyHeld !== true ? responseBody : undefined
+      // Encoded first into a scratch buffer (UTF-8 takes at most 3 bytes per UTF-16 unit), so that exactly the bytes
+      // written are placed: room reserved for the worst case evicted entries that would have stayed.
+      const textRoom = 3 * text.length
+      const bodyRoom = copiedBody === undefined ? 0 : Math.min(bodyCap, 3 * copiedBody.length)
+      if (scratch.length < textRoom + bodyRoom) scratch = new Uint8Array(2 ** Math.ceil(Math.log2(textRoom + bodyRoom)))
+      const textBytes = encoder.encodeInto(text, scratch).written
+      let responseBytes = 0
+      let responseSize = -1
+      if (copiedBody !== undefined) {
+        const written = encoder.encodeInto(copiedBody, scratch.subarray(textBytes, textBytes + bodyRoom))
+        responseBytes = written.written
+        // Cut at the cap: the size sent is measured only then.
+        if (written.read < copiedBody.length) responseSize = utf8Length(copiedBody)
+      }
+      const length = textBytes + requestKept + responseBytes
+      if (capacity === 0 || length + slotBytes > maxBuffer) {
+        while (size > 0) evictOldest()
+        evicted++
+        return
+      }
+      if (size === capacity) evictOldest()
+      if (size === slots.capacity) growSlots()
+      const start = place(length)
+      buffer.set(scratch.subarray(0, textBytes), start)
+      if (requestKept > 0) buffer.set(requestKept === requestSize ? requestBody! : requestBody!.subarray(0, requestKept), start + textBytes)
+      if (responseBytes > 0) buffer.set(scratch.subarray(textBytes, textBytes + responseBytes), start + textBytes + requestKept)
+      const at = start + length
+      const slot = slotOf(size)
+      slots.sequence[slot] = facts.sequence
+      slots.atMs[slot] = facts.atMs
+      slots.wallMs[slot] = facts.wallMs
+      slots.durationMs[slot] = facts.durationMs
+      slots.requestBodySize[slot] = requestSize
+      slots.responseBodySize[slot] = responseSize
+      slots.start[slot] = start
+      slots.length[slot] = at - start
+      slots.textBytes[slot] = textBytes
+      slots.requestBodyBytes[slot] = requestKept
+      slots.status[slot] = facts.status
+      slots.methodLength[slot] = facts.method.length
+      slots.pathLength[slot] = facts.path.length
+      slots.rawHeaderCount[slot] = rawHeaders === undefined ? -1 : rawHeaders.length
+      slots.responseHeaderCount[slot] = pairs
+      slots.forced[slot] = facts.forced === true ? 1 : 0
+      slots.operation[slot] = facts.operation
+      slots.caller[slot] = facts.caller
+      slots.plan[slot] = facts.plan
+      slots.fault[slot] = facts.fault
+      slots.heldBody[slot] = copiedBody === undefined ? responseBody : undefined
+      size++
+      writeAt = at
+      bytes += at - start + slotBytes
+      bufferBytes += at - start
+      while (size > 0 && bytes > maxBytes) evictOldest()
+    },
+    get size() {
+      return size
+    },
+    get bytes() {
+      return bytes
+    },
+    get evicted() {
+      return evicted
+    },
+    entry(index) {
+      const sequence = slots.sequence[slotOf(index)]!
+      // Its bytes are overwritten once it is evicted: an exchange read after that is none.
+      return readEntry(slots, slotOf(index), buffer, () => size > 0 && sequence >= slots.sequence[first]!)
+    },
+    clear() {
+      buffer = new Uint8Array(Math.min(firstBufferBytes, maxBuffer))
+      slots = createSlots(Math.min(capacity, 1024))
+      first = size = bytes = bufferBytes = evicted = writeAt = 0
+    },
+  }
+}
+
+function overlaps(start: number, length: number, at: number, reserve: number): boolean {
+  return start < at + reserve && at < start + length
+}
