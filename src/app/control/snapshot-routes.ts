@@ -54,9 +54,11 @@ export function snapshotRoutes(simulator: SimulatorCore): ControlRoute[] {
 /**
  * Snapshots written at once: each holds, until its client has taken it (or
  * is cut off after 10 s), a copy of the rate-limit buckets (at the default
- * cap of 100,000 anonymous callers, about the limiter's own 17 MiB) and of
- * the created pets' references (800 KB for 100,000). A test suite asks for
- * one at a time; more at once are 503 `too_many_streams` with `Retry-After: 1`.
+ * cap of 100,000 anonymous callers, about the limiter's own 17 MiB), and
+ * the created pets' columns as they stood (not copied; a reset or load
+ * meanwhile leaves them in memory until the snapshot ends). A test suite
+ * asks for one at a time; more at once are 503 `too_many_streams` with
+ * `Retry-After: 1`.
  */
 const maxSnapshotStreams = 4
 

@@ -2,6 +2,7 @@ import { petStatuses, type NewPet, type Pet, type PetStatus } from '../model/pet
 import { checkNewPet } from '../model/new-pet-check.ts'
 import { describeIssues, english, petSchemas } from '../model/schemas.ts'
 import { isCompactPets, type CompactPets } from './compact-pets.ts'
+import { createCreatedPets } from './created-pets.ts'
 
 /** What listPets asks the store for. */
 export interface PetQuery {
@@ -37,12 +38,13 @@ export interface PetStore {
    * The pets as they stand now, ascending by id, a slice at a time: each call
    * of the function returned gives the next `count` ([] after the last).
    * Creating, resetting or loading afterwards changes nothing it gives. It
-   * holds the base (never changed) and a copy of the created pets'
-   * references, and makes a generated catalogue's pets only as it reads them
-   * (`all()` makes every one: 100,000 pets are some 10 MiB of objects).
+   * holds the base and the created pets' columns (neither changed: creates
+   * append past the count it took, resets and loads start new columns), and
+   * makes pets only as it reads them (`all()` makes every one: 100,000 pets
+   * are some 10 MiB of objects).
    */
   reader(): (count: number) => readonly Pet[]
-  /** Puts the store back to its initial pets; ids start again after the highest of them. Costs O(pets created since). */
+  /** Puts the store back to its initial pets; ids start again after the highest of them. Costs O(1): new, empty columns. */
   reset(): void
   readonly size: number
   /** The id the next created pet gets. */
@@ -74,18 +76,17 @@ export interface PetStoreOptions {
 /**
  * What the store holds is a base (the initial pets, or a restored
  * snapshot's) followed by the pets created since, whose ids run on from the
- * base's with no gaps. The base never changes; created pets are kept in one
- * list and in one list per status, so a page is the base's page topped up
- * from them (O(limit)), and reset empties them (O(pets created since)) and
- * goes back to the initial base (O(1), even after a restore).
+ * base's with no gaps. The base never changes; created pets are columns
+ * (created-pets.ts) with a list of indexes per status, so a page is the
+ * base's page topped up from them (O(limit)), and reset starts new columns
+ * and goes back to the initial base (O(1), even after a restore).
  */
 export function createPetStore(options: PetStoreOptions): PetStore {
   const defaultStatus = options.defaultStatus ?? 'available'
   const maxCreated = options.maxCreated ?? Number.POSITIVE_INFINITY
   let initial = baseOf(options.initialPets, undefined)
   let base = initial
-  const created: Pet[] = []
-  const createdByStatus = new Map<PetStatus, Pet[]>(petStatuses.map((status) => [status, []]))
+  let created = createCreatedPets(base.firstCreatedId)
   /** Counts every change of what the store holds; `baseRevision` only those of its base (the pets before the created ones). */
   let revision = 0
   let baseRevision = 0
@@ -93,10 +94,10 @@ export function createPetStore(options: PetStoreOptions): PetStore {
     revision++
     baseRevision = revision
     base = contents
-    created.length = 0
-    for (const list of createdByStatus.values()) list.length = 0
+    // New columns, not the old ones emptied: a reader taken before may still be reading those.
+    created = createCreatedPets(contents.firstCreatedId)
   }
-  const nextId = () => base.firstCreatedId + created.length
+  const nextId = () => created.firstId + created.count
   const make = (newPet: NewPet): Pet => ({
     id: nextId(),
     name: newPet.name,
@@ -107,12 +108,11 @@ export function createPetStore(options: PetStoreOptions): PetStore {
   return {
     list({ limit, status }) {
       const page = base.page(limit, status)
-      const more = status === undefined ? created : createdByStatus.get(status)!
-      for (let index = 0; index < more.length && page.length < limit; index++) page.push(more[index]!)
+      created.fill(page, limit, status)
       return page
     },
     get(id) {
-      return id >= base.firstCreatedId ? created[id - base.firstCreatedId] : base.get(id)
+      return id >= created.firstId ? created.get(id) : base.get(id)
     },
     create(newPet) {
       // Checked before anything is stored: `simulator.store.create` is public, and a status outside the lists threw
@@ -121,27 +121,26 @@ export function createPetStore(options: PetStoreOptions): PetStore {
       // not an object at all is left to zod, for its own words.
       const checked = isPlainObject(newPet) ? checkNewPet(newPet) : zodProblems(newPet)
       if (typeof checked === 'string') throw new TypeError(`Invalid pet: ${checked}`)
-      if (created.length >= maxCreated) throw new RangeError(`The store holds ${maxCreated} created pets, its most`)
-      const pet: Pet = Object.freeze(make(checked))
+      if (created.count >= maxCreated) throw new RangeError(`The store holds ${maxCreated} created pets, its most`)
+      const pet = created.add(checked.name, checked.categoryId, checked.status ?? defaultStatus)
       revision++
-      created.push(pet)
-      createdByStatus.get(pet.status)!.push(pet)
       return pet
     },
     all() {
       const pets = base.all()
-      // A loop, not push(...created): many arguments overflow the stack.
-      for (const pet of created) pets.push(pet)
+      created.pushRange(pets, 0, created.count)
       return Object.freeze(pets)
     },
     reader() {
       const from = base
-      const createdNow = created.slice()
+      const createdThen = created
+      // Creates append past this count; a reset or load starts new columns and leaves these as they are.
+      const createdCount = created.count
       let index = 0
       return (count) => {
-        const end = Math.min(index + count, from.size + createdNow.length)
+        const end = Math.min(index + count, from.size + createdCount)
         const slice = index < from.size ? from.slice(index, Math.min(end, from.size)) : []
-        for (let at = Math.max(index, from.size); at < end; at++) slice.push(createdNow[at - from.size]!)
+        createdThen.pushRange(slice, Math.max(index, from.size) - from.size, end - from.size)
         index = Math.max(index, end)
         return slice
       }
@@ -151,10 +150,10 @@ export function createPetStore(options: PetStoreOptions): PetStore {
       useBase(initial)
     },
     get size() {
-      return base.size + created.length
+      return base.size + created.count
     },
     get full() {
-      return created.length >= maxCreated
+      return created.count >= maxCreated
     },
     get nextId() {
       return nextId()

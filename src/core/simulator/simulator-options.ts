@@ -129,8 +129,8 @@ export interface SimulatorCore {
   /** The whole state as plain, versioned JSON (`"format": 1`): catalogue, next id, clock, rate-limit buckets and bans, fault rules, scenario. */
   snapshot(): StateSnapshot
   /**
-   * The same snapshot, its pets read a slice at a time (what `GET /__sim/snapshot` streams): nothing is made or
-   * copied but the created pets' references, whatever the catalogue's size.
+   * The same snapshot, its pets read a slice at a time (what `GET /__sim/snapshot` streams): no pet is made or
+   * copied ahead of its slice, whatever the catalogue's size.
    */
   snapshotReader(): SnapshotReader
   /**
