@@ -4,7 +4,7 @@ import type { ApiKey } from '../access/api-keys.ts'
 import { deprecationHeaders } from './deprecation.ts'
 import { JsonText } from '../http/json-text.ts'
 import type { PlainRequest } from '../http/plain-http.ts'
-import { defaultLimit, parseListPetsQuery, parseNewPet, parsePetId } from './request-parsing.ts'
+import { defaultLimit, parseListPetsQuery, parseNewPet, parsePetId, readListPetsQuery } from './request-parsing.ts'
 import type { OperationContext } from './operation-context.ts'
 
 /** What an operation's resolver gets once the caller is authenticated and within its limits. */
@@ -83,7 +83,7 @@ export const apiRoutes = [
     path: '/pets',
     resolve: ({ request, state }) => ({
       status: 200,
-      body: state.pageTexts.text(parseListPetsQuery(new URLSearchParams(request.query))),
+      body: state.pageTexts.text(readListPetsQuery(request.query)),
     }),
     statuses: [200, 400, 401, 429],
     simulatorStatuses: [400],
