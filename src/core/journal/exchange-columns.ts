@@ -71,7 +71,8 @@ export function readEntry(slots: Slots, slot: number, buffer: Uint8Array, held: 
   const textBytes = slots.textBytes[slot]!
   const text = decoder.decode(buffer.subarray(start, start + textBytes))
   const methodLength = slots.methodLength[slot]!
-  const pathEnd = methodLength + slots.pathLength[slot]!
+  // `method`, the separator, `path`, then each further field after a separator.
+  const pathEnd = methodLength + 1 + slots.pathLength[slot]!
   const rawHeaderCount = slots.rawHeaderCount[slot]!
   const requestBodyBytes = slots.requestBodyBytes[slot]!
   const requestBodySize = slots.requestBodySize[slot]!
@@ -107,7 +108,7 @@ export function readEntry(slots: Slots, slot: number, buffer: Uint8Array, held: 
     atMs: slots.atMs[slot]!,
     wallMs: slots.wallMs[slot]!,
     method: text.slice(0, methodLength),
-    path: text.slice(methodLength, pathEnd),
+    path: text.slice(methodLength + 1, pathEnd),
     status: slots.status[slot]!,
     operation: slots.operation[slot]!,
     caller: slots.caller[slot]!,
