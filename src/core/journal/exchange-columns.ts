@@ -4,8 +4,14 @@ import type { RecordedRequest } from './journal-types.ts'
 // The exchange ring's columns (exchange-ring.ts): an entry's numbers and the simulator's own strings, one slot per
 // entry, and how a held entry is read back from them and the ring's bytes.
 
-/** What each entry's columns take in memory (13 numbers and 5 references), counted against the byte budget with its copy. */
+/** What each entry's columns take in memory: 16 numbers and 6 references. */
 export const slotBytes = 128
+
+/**
+ * What an entry counts against the journal's byte budget besides its bytes in the ring: its columns, and the answer's
+ * header object it refers to (an estimate: the object and its short values, some 300 bytes in a heap snapshot).
+ */
+export const entryOverheadBytes = slotBytes + 384
 
 /** Between header fields: a field's name and value never hold NUL (RFC 9110 §5.5; Node and Fetch refuse them). */
 export const separator = '\u0000'
@@ -30,7 +36,6 @@ export interface Slots {
   readonly pathLength: Uint32Array
   /** -1 when the lane could not list them. */
   readonly rawHeaderCount: Int32Array
-  readonly responseHeaderCount: Uint16Array
   readonly status: Uint16Array
   readonly forced: Uint8Array
   /** The simulator's own strings (route names, key fingerprints, plan labels, rule ids): references cost nothing. */
@@ -40,11 +45,17 @@ export interface Slots {
   readonly fault: (string | undefined)[]
   /** A response body held elsewhere for longer than a request (a kept page of pets): referenced, not copied. */
   readonly heldBody: (string | undefined)[]
+  /**
+   * The answer's header object, referred to and read when the entry is: the app adds its CORS headers and the Node
+   * lane its `Content-Length` after the journal has recorded the answer, and the journal shows the headers as sent.
+   * The one object an entry keeps alive (some 150-300 bytes: the object and its number strings).
+   */
+  readonly responseHeaders: (Readonly<Record<string, string>> | undefined)[]
 }
 
 const numberColumns = ['sequence', 'atMs', 'wallMs', 'durationMs', 'requestBodySize', 'responseBodySize'] as const
 const offsetColumns = ['start', 'length', 'textBytes', 'requestBodyBytes', 'methodLength', 'pathLength'] as const
-const referenceColumns = ['operation', 'caller', 'plan', 'fault', 'heldBody'] as const
+const referenceColumns = ['operation', 'caller', 'plan', 'fault', 'heldBody', 'responseHeaders'] as const
 
 export function createSlots(capacity: number): Slots {
   const columns: Record<string, unknown> = { capacity }
@@ -52,7 +63,6 @@ export function createSlots(capacity: number): Slots {
   for (const name of offsetColumns) columns[name] = new Uint32Array(capacity)
   for (const name of referenceColumns) columns[name] = new Array(capacity).fill(undefined)
   columns.rawHeaderCount = new Int32Array(capacity)
-  columns.responseHeaderCount = new Uint16Array(capacity)
   columns.status = new Uint16Array(capacity)
   columns.forced = new Uint8Array(capacity)
   return columns as unknown as Slots
@@ -62,7 +72,6 @@ export function copySlot(from: Slots, fromSlot: number, to: Slots, toSlot: numbe
   for (const name of [...numberColumns, ...offsetColumns, ...referenceColumns, 'rawHeaderCount', 'status', 'forced'] as const) {
     ;(to[name] as unknown as unknown[])[toSlot] = (from[name] as unknown as unknown[])[fromSlot]
   }
-  to.responseHeaderCount[toSlot] = from.responseHeaderCount[fromSlot]!
 }
 
 /** A held entry as a recorded request; its exchange decoded from the buffer when first read, and only then. */
@@ -77,7 +86,7 @@ export function readEntry(slots: Slots, slot: number, buffer: Uint8Array, held: 
   const requestBodyBytes = slots.requestBodyBytes[slot]!
   const requestBodySize = slots.requestBodySize[slot]!
   const heldBody = slots.heldBody[slot]
-  const responseHeaderCount = slots.responseHeaderCount[slot]!
+  const responseHeaders = slots.responseHeaders[slot] ?? {}
   const responseBodySize = slots.responseBodySize[slot]!
   const bodyStart = start + textBytes
   const responseStart = bodyStart + requestBodyBytes
@@ -87,10 +96,6 @@ export function readEntry(slots: Slots, slot: number, buffer: Uint8Array, held: 
     // The fields after the path, each after a separator: the request's header list, then the answer's names and values.
     const fields = text.length > pathEnd ? text.slice(pathEnd + 1).split(separator) : []
     const headerFields = Math.max(0, rawHeaderCount)
-    const responseHeaders: Record<string, string> = {}
-    for (let index = 0; index < responseHeaderCount; index++) {
-      responseHeaders[fields[headerFields + 2 * index]!] = fields[headerFields + 2 * index + 1]!
-    }
     return {
       rawHeaders: rawHeaderCount === -1 ? undefined : fields.slice(0, headerFields),
       requestBody: requestBodySize === 0 && requestBodyBytes === 0 ? undefined : buffer.slice(bodyStart, responseStart),
@@ -99,7 +104,7 @@ export function readEntry(slots: Slots, slot: number, buffer: Uint8Array, held: 
       responseBody:
         heldBody ?? (responseEnd > responseStart || responseBodySize >= 0 ? buffer.slice(responseStart, responseEnd) : undefined),
       responseBodySize,
-      bytes: responseEnd - start + slotBytes,
+      bytes: responseEnd - start + entryOverheadBytes,
     }
   }
   const fault = slots.fault[slot]

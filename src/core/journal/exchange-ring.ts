@@ -1,13 +1,14 @@
-import { copySlot, createSlots, readEntry, separator, slotBytes } from './exchange-columns.ts'
+import { copySlot, createSlots, entryOverheadBytes, readEntry, separator, slotBytes } from './exchange-columns.ts'
 import type { ExchangeParts } from './journal-exchange.ts'
 import { utf8Length } from './journal-exchange.ts'
 import type { RecordedRequest } from './journal-types.ts'
 
 /**
  * What the journal holds, copied into bytes: each exchange's method, path,
- * headers and bodies are encoded into one reused buffer, and its numbers
- * into typed columns, so that holding the last 1,000 exchanges keeps no
- * per-request object alive. Held by reference, every exchange (Node's header
+ * request headers and bodies are encoded into one reused buffer, and its
+ * numbers into typed columns, so that holding the last 1,000 exchanges keeps
+ * alive no per-request object but the answer's header object (see
+ * `Slots.responseHeaders`). Held by reference, every exchange (Node's header
  * list, the body bytes, the answer's header object and text) outlived a
  * scavenge or two at 20,000 requests a second and was promoted, then died in
  * the old generation: at the bench's GET, 2 KB survived each request, and the
@@ -24,7 +25,7 @@ export interface ExchangeRing {
   hold(facts: RecordFacts, parts: ExchangeParts): void
   /** How many entries are held. */
   readonly size: number
-  /** Bytes the held entries take: their copy and {@link slotBytes} each. */
+  /** Bytes the held entries count against the budget: their copy and `entryOverheadBytes` each. */
   readonly bytes: number
   /** Entries evicted since the last `clear()`. */
   readonly evicted: number
@@ -60,10 +61,10 @@ export function createExchangeRing(capacity: number, maxBytes: number, bodyCap: 
   const slotOf = (index: number) => (first + index) % slots.capacity
   const evictOldest = () => {
     const slot = first
-    bytes -= slots.length[slot]! + slotBytes
+    bytes -= slots.length[slot]! + entryOverheadBytes
     bufferBytes -= slots.length[slot]!
     slots.operation[slot] = slots.caller[slot] = slots.plan[slot] = ''
-    slots.fault[slot] = slots.heldBody[slot] = undefined
+    slots.fault[slot] = slots.heldBody[slot] = slots.responseHeaders[slot] = undefined
     first = (first + 1) % slots.capacity
     size--
     evicted++
@@ -119,16 +120,11 @@ export function createExchangeRing(capacity: number, maxBytes: number, bodyCap: 
       const { rawHeaders, requestBody, responseHeaders, responseBody, responseBodyHeld } = parts
       // One join of the fields into one flat text: concatenating them made a string per piece and a flat copy when
       // encoded (874 bytes of garbage a request at the bench's GET, against some 450 now; sampling heap profile).
+      // The answer's headers are not copied but referred to, see `Slots.responseHeaders`.
       let count = 0
       fields[count++] = facts.method
       fields[count++] = facts.path
       if (rawHeaders !== undefined) for (let index = 0; index < rawHeaders.length; index++) fields[count++] = rawHeaders[index]!
-      const requestFields = count
-      for (const name in responseHeaders) {
-        fields[count++] = name
-        fields[count++] = responseHeaders[name]!
-      }
-      const pairs = (count - requestFields) / 2
       fields.length = count
       const text = fields.join(separator)
       // The fields array is kept from one entry to the next: it must not keep this request's strings alive.
@@ -151,7 +147,7 @@ export function createExchangeRing(capacity: number, maxBytes: number, bodyCap: 
         if (written.read < copiedBody.length) responseSize = utf8Length(copiedBody)
       }
       const length = textBytes + requestKept + responseBytes
-      if (capacity === 0 || length + slotBytes > maxBuffer) {
+      if (capacity === 0 || length + slotBytes > maxBuffer || length + entryOverheadBytes > maxBytes) {
         while (size > 0) evictOldest()
         evicted++
         return
@@ -178,7 +174,7 @@ export function createExchangeRing(capacity: number, maxBytes: number, bodyCap: 
       slots.methodLength[slot] = facts.method.length
       slots.pathLength[slot] = facts.path.length
       slots.rawHeaderCount[slot] = rawHeaders === undefined ? -1 : rawHeaders.length
-      slots.responseHeaderCount[slot] = pairs
+      slots.responseHeaders[slot] = responseHeaders
       slots.forced[slot] = facts.forced === true ? 1 : 0
       slots.operation[slot] = facts.operation
       slots.caller[slot] = facts.caller
@@ -187,7 +183,7 @@ export function createExchangeRing(capacity: number, maxBytes: number, bodyCap: 
       slots.heldBody[slot] = copiedBody === undefined ? responseBody : undefined
       size++
       writeAt = at
-      bytes += at - start + slotBytes
+      bytes += at - start + entryOverheadBytes
       bufferBytes += at - start
       while (size > 0 && bytes > maxBytes) evictOldest()
     },

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { slotBytes } from '../../../src/core/journal/exchange-columns.ts'
+import { entryOverheadBytes } from '../../../src/core/journal/exchange-columns.ts'
 import { createExchangeRing, type RecordFacts } from '../../../src/core/journal/exchange-ring.ts'
 import type { ExchangeParts } from '../../../src/core/journal/journal-exchange.ts'
 
@@ -125,7 +125,7 @@ describe('the exchange ring (the journal held as bytes)', () => {
     expect(Array.from({ length: ring.size }, (_, at) => ring.entry(at).path)).toEqual(
       [8, 9, 10, 11, 12].map((sequence) => `/v1/pets?n=${sequence}`),
     )
-    expect(ring.bytes).toBeGreaterThanOrEqual(5 * slotBytes)
+    expect(ring.bytes).toBeGreaterThanOrEqual(5 * entryOverheadBytes)
   })
 
   it('reads an evicted entry as having no exchange rather than another entry bytes', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createManualClock } from '../../../src/core/time/clock.ts'
-import { slotBytes } from '../../../src/core/journal/exchange-columns.ts'
+import { entryOverheadBytes } from '../../../src/core/journal/exchange-columns.ts'
 import type { ExchangeParts } from '../../../src/core/journal/journal-exchange.ts'
 import { redactHeader, redactQuery } from '../../../src/core/journal/journal-redaction.ts'
 import { createRequestJournal, type RecordInput } from '../../../src/core/journal/request-journal.ts'
@@ -44,7 +44,7 @@ describe('the journal is bounded by bytes as well as entries', () => {
     const journal = createRequestJournal({ capacity: 3 })
     for (let index = 0; index < 10; index++) journal.record(input())
     expect(journal.entries().map((entry) => entry.sequence)).toEqual([8, 9, 10])
-    expect(journal.usage().bytes).toBeGreaterThanOrEqual(3 * slotBytes)
+    expect(journal.usage().bytes).toBeGreaterThanOrEqual(3 * entryOverheadBytes)
   })
 
   it('cuts a body over the cap to its first bytes, marked truncated, with the size sent', () => {
@@ -54,6 +54,18 @@ describe('the journal is bounded by bytes as well as entries', () => {
     expect(entry!.request.body).toEqual({ size: 16, encoding: 'utf8', text: '0123456789', truncated: true })
     // 40 bytes sent; 10 kept, and the character cut in two left out.
     expect(entry!.response.body).toEqual({ size: 40, encoding: 'utf8', text: 'é'.repeat(5), truncated: true })
+  })
+
+  it('shows the headers of the answer as sent: those a lane adds after the journal recorded it too (CORS, Content-Length)', () => {
+    const journal = createRequestJournal()
+    const responseHeaders: Record<string, string> = { 'Content-Type': 'application/json' }
+    journal.record(input({ responseHeaders, responseBody: '{}' }))
+    Object.assign(responseHeaders, { 'Access-Control-Allow-Origin': 'http://localhost:5173', 'Content-Length': '2' })
+    expect(journal.entries()[0]!.response.headers).toEqual({
+      'content-type': 'application/json',
+      'access-control-allow-origin': 'http://localhost:5173',
+      'content-length': '2',
+    })
   })
 
   it('shows a body that is not UTF-8 in base64, marked so', () => {
