@@ -18,8 +18,11 @@ export const separator = '\u0000'
 
 const decoder = new TextDecoder()
 
-/** The columns, one entry per slot. */
-export interface Slots {
+/**
+ * The columns, one entry per slot. A class with every field set in its constructor: one shape, so that the stores of
+ * every record are monomorphic (an object assembled from a list of names made them dictionary lookups).
+ */
+export class Slots {
   readonly capacity: number
   readonly sequence: Float64Array
   readonly atMs: Float64Array
@@ -51,27 +54,59 @@ export interface Slots {
    * The one object an entry keeps alive (some 150-300 bytes: the object and its number strings).
    */
   readonly responseHeaders: (Readonly<Record<string, string>> | undefined)[]
+
+  constructor(capacity: number) {
+    this.capacity = capacity
+    this.sequence = new Float64Array(capacity)
+    this.atMs = new Float64Array(capacity)
+    this.wallMs = new Float64Array(capacity)
+    this.durationMs = new Float64Array(capacity)
+    this.requestBodySize = new Float64Array(capacity)
+    this.responseBodySize = new Float64Array(capacity)
+    this.start = new Uint32Array(capacity)
+    this.length = new Uint32Array(capacity)
+    this.textBytes = new Uint32Array(capacity)
+    this.requestBodyBytes = new Uint32Array(capacity)
+    this.methodLength = new Uint32Array(capacity)
+    this.pathLength = new Uint32Array(capacity)
+    this.rawHeaderCount = new Int32Array(capacity)
+    this.status = new Uint16Array(capacity)
+    this.forced = new Uint8Array(capacity)
+    this.operation = new Array<string>(capacity).fill('')
+    this.caller = new Array<string>(capacity).fill('')
+    this.plan = new Array<string>(capacity).fill('')
+    this.fault = new Array<string | undefined>(capacity).fill(undefined)
+    this.heldBody = new Array<string | undefined>(capacity).fill(undefined)
+    this.responseHeaders = new Array<Readonly<Record<string, string>> | undefined>(capacity).fill(undefined)
+  }
 }
 
-const numberColumns = ['sequence', 'atMs', 'wallMs', 'durationMs', 'requestBodySize', 'responseBodySize'] as const
-const offsetColumns = ['start', 'length', 'textBytes', 'requestBodyBytes', 'methodLength', 'pathLength'] as const
-const referenceColumns = ['operation', 'caller', 'plan', 'fault', 'heldBody', 'responseHeaders'] as const
-
-export function createSlots(capacity: number): Slots {
-  const columns: Record<string, unknown> = { capacity }
-  for (const name of numberColumns) columns[name] = new Float64Array(capacity)
-  for (const name of offsetColumns) columns[name] = new Uint32Array(capacity)
-  for (const name of referenceColumns) columns[name] = new Array(capacity).fill(undefined)
-  columns.rawHeaderCount = new Int32Array(capacity)
-  columns.status = new Uint16Array(capacity)
-  columns.forced = new Uint8Array(capacity)
-  return columns as unknown as Slots
-}
+const columnNames = [
+  'sequence',
+  'atMs',
+  'wallMs',
+  'durationMs',
+  'requestBodySize',
+  'responseBodySize',
+  'start',
+  'length',
+  'textBytes',
+  'requestBodyBytes',
+  'methodLength',
+  'pathLength',
+  'rawHeaderCount',
+  'status',
+  'forced',
+  'operation',
+  'caller',
+  'plan',
+  'fault',
+  'heldBody',
+  'responseHeaders',
+] as const satisfies ReadonlyArray<Exclude<keyof Slots, 'capacity'>>
 
 export function copySlot(from: Slots, fromSlot: number, to: Slots, toSlot: number): void {
-  for (const name of [...numberColumns, ...offsetColumns, ...referenceColumns, 'rawHeaderCount', 'status', 'forced'] as const) {
-    ;(to[name] as unknown as unknown[])[toSlot] = (from[name] as unknown as unknown[])[fromSlot]
-  }
+  for (const name of columnNames) (to[name] as unknown as unknown[])[toSlot] = (from[name] as unknown as unknown[])[fromSlot]
 }
 
 /** A held entry as a recorded request; its exchange decoded from the buffer when first read, and only then. */
@@ -88,9 +123,10 @@ export function readEntry(slots: Slots, slot: number, buffer: Uint8Array, held: 
   const heldBody = slots.heldBody[slot]
   const responseHeaders = slots.responseHeaders[slot] ?? {}
   const responseBodySize = slots.responseBodySize[slot]!
-  const bodyStart = start + textBytes
-  const responseStart = bodyStart + requestBodyBytes
-  const responseEnd = start + slots.length[slot]!
+  // The text, the copied response body, the request body.
+  const responseStart = start + textBytes
+  const bodyEnd = start + slots.length[slot]!
+  const responseEnd = bodyEnd - requestBodyBytes
   let exchange: CapturedExchange | undefined
   const decodeExchange = (): CapturedExchange => {
     // The fields after the path, each after a separator: the request's header list, then the answer's names and values.
@@ -98,13 +134,13 @@ export function readEntry(slots: Slots, slot: number, buffer: Uint8Array, held: 
     const headerFields = Math.max(0, rawHeaderCount)
     return {
       rawHeaders: rawHeaderCount === -1 ? undefined : fields.slice(0, headerFields),
-      requestBody: requestBodySize === 0 && requestBodyBytes === 0 ? undefined : buffer.slice(bodyStart, responseStart),
+      requestBody: requestBodySize === 0 && requestBodyBytes === 0 ? undefined : buffer.slice(responseEnd, bodyEnd),
       requestBodySize,
       responseHeaders,
       responseBody:
         heldBody ?? (responseEnd > responseStart || responseBodySize >= 0 ? buffer.slice(responseStart, responseEnd) : undefined),
       responseBodySize,
-      bytes: responseEnd - start + entryOverheadBytes,
+      bytes: bodyEnd - start + entryOverheadBytes,
     }
   }
   const fault = slots.fault[slot]
