@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
+import { runGcBench } from './gc-bench.ts'
 import { runJournalBench } from './journal-bench.ts'
 import { runScaleBench } from './scale-bench.ts'
 import { runStepsBench } from './steps-bench.ts'
@@ -328,6 +329,9 @@ if (failedPosts.length > 0) {
   }
   process.exitCode = 1
 }
+
+// What the collector does per request, the simulator against bare (issue #28).
+await runGcBench(servers[0]!.command, simulatorFlags, benchKey)
 
 // Where the µs above bare's go, step by step, in-process (issue #28).
 await runStepsBench()
