@@ -1,7 +1,7 @@
 import { ApiError } from '../http/api-error.ts'
 import { apiRoutes, type OperationResult } from '../operations/api-routes.ts'
 import { JsonText } from '../http/json-text.ts'
-import { isPromiseLike, jsonResponse, type PlainRequest, type PlainResponse, type TransportFacts } from '../http/plain-http.ts'
+import { isPromiseLike, jsonBodyText, jsonContentType, type PlainRequest, type PlainResponse, type TransportFacts } from '../http/plain-http.ts'
 import { rateLimitHeaders } from '../access/rate-limit-headers.ts'
 import type { RateLimitDecision } from '../access/rate-limiter.ts'
 import { compileRouteTable, type RouteMatch, type RouteTable } from '../operations/route-table.ts'
@@ -76,46 +76,51 @@ export function createApiPipeline(state: OperationContext, options: PipelineOpti
   const { latency, basePath } = state
 
   function finish(exchange: Exchange, result: OperationResult): PlainResponse | Promise<PlainResponse> {
-    const { request, caller, fault } = exchange
+    const { fault } = exchange
     // One header object, built once with every header.
     const headers = rateLimitHeaders(exchange.decision)
     if (exchange.routeHeaders !== undefined) Object.assign(headers, exchange.routeHeaders)
     if (result.headers !== undefined) Object.assign(headers, result.headers)
     if (exchange.forced === true) headers['Preference-Applied'] = `code=${result.status}`
     if (fault !== undefined) headers['Petstore-Sim-Fault'] = fault.ruleId
-    const response = jsonResponse(result.body, result.status, headers)
+    headers['Content-Type'] = jsonContentType
+    const body = jsonBodyText(result.body)
+    // No closure for the common case (no latency): the answer is recorded at once.
+    if (latency === undefined) return recordAnswer(exchange, result, headers, body)
+    return delay(pickLatency(latency, state.random.next)).then(() => recordAnswer(exchange, result, headers, body))
+  }
+
+  /** Journals an answer, and returns it with its journal entry; nothing is journaled after a reset. */
+  function recordAnswer(exchange: Exchange, result: OperationResult, headers: Record<string, string>, body: string): PlainResponse {
+    const { request, caller, fault } = exchange
     const transportFault = fault?.fault === undefined ? undefined : { kind: fault.fault, hangMs: fault.hangMs }
-    const record = (): PlainResponse => {
-      // A reset is a clean cut: an answer to a request that began before it is sent, but neither journaled nor
-      // published after it (50 requests under latency were journaled after a reset, their 201s naming pets it removed).
-      if (state.resets() !== exchange.generation) {
-        return { status: response.status, headers: response.headers, body: response.body, transportFault }
-      }
-      const journalEntry = state.journal.record({
-        atMs: exchange.receivedAt,
-        method: request.method,
-        path: request.query === '' ? request.path : `${request.path}?${request.query}`,
-        // 0 for a fault that sends no answer (a reset, a hang).
-        status: journalStatus(transportFault?.kind, response.status),
-        operation: exchange.operation,
-        caller: caller.key?.fingerprint ?? 'anonymous',
-        plan: caller.key?.planLabel ?? 'anonymous',
-        durationMs: Math.round((performance.now() - exchange.started) * 1000) / 1000,
-        // Present only when they apply (no object spreads on the path every request takes).
-        forced: exchange.forced === true ? true : undefined,
-        fault: fault?.ruleId,
-        // References only: the journal builds its view of them when it is read.
-        exchange: {
-          rawHeaders: request.headerList?.(),
-          requestBody: exchange.body?.bytes,
-          responseHeaders: response.headers,
-          responseBody: response.body,
-          responseBodyHeld: result.body instanceof JsonText && result.body.held,
-        },
-      })
-      return { status: response.status, headers: response.headers, body: response.body, journalEntry, transportFault }
-    }
-    return latency === undefined ? record() : delay(pickLatency(latency, state.random.next)).then(record)
+    // A reset is a clean cut: an answer to a request that began before it is sent, but neither journaled nor
+    // published after it (50 requests under latency were journaled after a reset, their 201s naming pets it removed).
+    if (state.resets() !== exchange.generation) return { status: result.status, headers, body, transportFault }
+    const journalEntry = state.journal.record({
+      atMs: exchange.receivedAt,
+      method: request.method,
+      path: request.query === '' ? request.path : `${request.path}?${request.query}`,
+      // 0 for a fault that sends no answer (a reset, a hang).
+      status: journalStatus(transportFault?.kind, result.status),
+      operation: exchange.operation,
+      caller: caller.key?.fingerprint ?? 'anonymous',
+      plan: caller.key?.planLabel ?? 'anonymous',
+      durationMs: Math.round((performance.now() - exchange.started) * 1000) / 1000,
+      // Present only when they apply (no object spreads on the path every request takes).
+      forced: exchange.forced === true ? true : undefined,
+      fault: fault?.ruleId,
+      // References: the journal copies what it keeps (exchange-ring.ts), and refers to the header object, which the
+      // app (CORS) and the lanes (Content-Length) still add to.
+      exchange: {
+        rawHeaders: request.headerList?.(),
+        requestBody: exchange.body?.bytes,
+        responseHeaders: headers,
+        responseBody: body,
+        responseBodyHeld: result.body instanceof JsonText && result.body.held,
+      },
+    })
+    return { status: result.status, headers, body, journalEntry, transportFault }
   }
 
   /** Runs the resolver, or the fault rule that fires, for an authenticated request within its limits. */
