@@ -45,7 +45,7 @@ export const defaults = Object.freeze({
    * like nginx's limit_req). About 180 bytes each: ~17 MiB at this default.
    */
   maxAnonymousBuckets: 100_000,
-  /** The most pets createPet may add until a reset: about 60 MB of pets (some 600 bytes each). */
+  /** The most pets createPet may add until a reset: about 6 MB of pets (columns, some 60 bytes each with a 10-character name: created-pets.ts). */
   maxPets: 100_000,
   /** The largest request body: 1 MiB. */
   bodyLimit: 1024 * 1024,
