@@ -37,6 +37,9 @@ export interface ExchangeRing {
 /** A recorded request without its exchange: what the columns hold. */
 export type RecordFacts = Omit<RecordedRequest, 'exchange'>
 
+/** The columns' first size; they double as entries come, up to the capacity (1,024 at once took 0.2 ms of a cold start). */
+const firstSlots = 64
+
 /** The buffer's first size; it doubles as entries need room, up to the budget. */
 const firstBufferBytes = 64 * 1024
 
@@ -46,7 +49,7 @@ export function createExchangeRing(capacity: number, maxBytes: number, bodyCap: 
   // The columns count against the budget too: the buffer gets what they leave (at most half of it).
   const maxBuffer = Math.max(0, maxBytes - Math.min(capacity * slotBytes, Math.floor(maxBytes / 2)))
   let buffer = new Uint8Array(Math.min(firstBufferBytes, maxBuffer))
-  let slots = new Slots(Math.min(capacity, 1024))
+  let slots = new Slots(Math.min(capacity, firstSlots))
   let first = 0
   let size = 0
   let bytes = 0
@@ -205,7 +208,7 @@ export function createExchangeRing(capacity: number, maxBytes: number, bodyCap: 
     },
     clear() {
       buffer = new Uint8Array(Math.min(firstBufferBytes, maxBuffer))
-      slots = new Slots(Math.min(capacity, 1024))
+      slots = new Slots(Math.min(capacity, firstSlots))
       first = size = bytes = bufferBytes = evicted = writeAt = 0
     },
   }

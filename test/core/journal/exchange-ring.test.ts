@@ -128,6 +128,39 @@ describe('the exchange ring (the journal held as bytes)', () => {
     expect(ring.bytes).toBeGreaterThanOrEqual(5 * entryOverheadBytes)
   })
 
+  it('grows its columns as entries come, in order, up to its capacity', () => {
+    const ring = createExchangeRing(500, 16 * 1024 * 1024, 1024)
+    for (let sequence = 1; sequence <= 700; sequence++) {
+      ring.hold(
+        {
+          sequence,
+          atMs: sequence,
+          wallMs: 0,
+          method: 'GET',
+          path: `/v1/pets/${sequence}`,
+          status: 200,
+          operation: 'getPet',
+          caller: 'a',
+          plan: 'p',
+          durationMs: 0,
+        },
+        {
+          rawHeaders: ['Host', 'localhost'],
+          requestBody: undefined,
+          responseHeaders: { Seq: String(sequence) },
+          responseBody: `{"id":${sequence}}`,
+        },
+      )
+      expect(ring.size).toBe(Math.min(sequence, 500))
+    }
+    for (const at of [0, 1, 63, 64, 255, 256, 499]) {
+      const entry = ring.entry(at)
+      expect(entry).toMatchObject({ sequence: 201 + at, atMs: 201 + at, path: `/v1/pets/${201 + at}` })
+      expect(entry.exchange!.responseHeaders).toEqual({ Seq: String(201 + at) })
+      expect(new TextDecoder().decode(entry.exchange!.responseBody as Uint8Array)).toBe(`{"id":${201 + at}}`)
+    }
+  })
+
   it('reads an evicted entry as having no exchange rather than another entry bytes', () => {
     const ring = createExchangeRing(2, 1024 * 1024, 1024)
     const hold = (sequence: number, body: string) =>
