@@ -16,8 +16,6 @@ export interface CompactPets {
   get(id: number): Pet | undefined
   /** The first `limit` pets, ascending by id, optionally of one status: O(limit). */
   page(limit: number, status: PetStatus | undefined): Pet[]
-  /** How many pets, or how many of one status. */
-  countOf(status: PetStatus | undefined): number
   /** Every pet, ascending by id, as objects (not kept by the catalogue). */
   toArray(): Pet[]
   /** The same pets, every one with this status (a scenario's `status`). */
@@ -82,7 +80,6 @@ export function createCompactPets(columns: PetColumns): CompactPets {
       for (let index = 0; index < length; index++) result[index] = pet(ids === undefined ? index + 1 : ids[index]!)
       return result
     },
-    countOf: (status) => (status === undefined ? count : idsByStatus[petStatuses.indexOf(status)]!.length),
     toArray() {
       const result: Pet[] = new Array(count)
       for (let index = 0; index < count; index++) result[index] = kept.get(index + 1) ?? make(index + 1)

@@ -4,7 +4,7 @@ import type { PetQuery, PetStore } from './pet-store.ts'
 
 /**
  * The JSON text of listPets pages, kept while the store says the page is
- * unchanged (`store.listRevision`). A page is what most GETs answer, and the
+ * unchanged (`store.revision`). A page is what most GETs answer, and the
  * same few pages are asked for again and again (they start at the lowest id):
  * serving the kept text spares the page's array, twenty cache lookups and the
  * joined text, about 2 KB of garbage per GET. The journal can keep a
@@ -27,7 +27,7 @@ export function createPageTexts(store: PetStore, petJson: JsonCache): PageTexts 
   return {
     text(query) {
       const key = query.limit * (petStatuses.length + 1) + (query.status === undefined ? 0 : petStatuses.indexOf(query.status) + 1)
-      const revision = store.listRevision(query)
+      const { revision } = store
       const kept = pages.get(key)
       if (kept !== undefined && kept.revision === revision) return kept.text
       const text = new JsonText(petJson.array(store.list(query)).text, true)

@@ -49,11 +49,8 @@ export interface PetStore {
   readonly size: number
   /** The id the next created pet gets. */
   readonly nextId: number
-  /**
-   * A number that differs whenever {@link PetStore.list} may answer this query differently than when it was read:
-   * what a cache of pages (their JSON text) checks. A page the initial pets fill is unchanged by creates.
-   */
-  listRevision(query: PetQuery): number
+  /** A number that changes whenever what the store holds does (a create, a reset, a load): what a cache of pages checks. */
+  readonly revision: number
   /**
    * Replaces what the store holds (a restored snapshot): these pets, and ids
    * from `nextId` on. The initial pets, which `reset` returns to, stay. The
@@ -87,12 +84,9 @@ export function createPetStore(options: PetStoreOptions): PetStore {
   let initial = baseOf(options.initialPets, undefined)
   let base = initial
   let created = createCreatedPets(base.firstCreatedId)
-  /** Counts every change of what the store holds; `baseRevision` only those of its base (the pets before the created ones). */
   let revision = 0
-  let baseRevision = 0
   const useBase = (contents: Base) => {
     revision++
-    baseRevision = revision
     base = contents
     // New columns, not the old ones emptied: a reader taken before may still be reading those.
     created = createCreatedPets(contents.firstCreatedId)
@@ -158,9 +152,8 @@ export function createPetStore(options: PetStoreOptions): PetStore {
     get nextId() {
       return nextId()
     },
-    listRevision({ limit, status }) {
-      // Even: the base alone fills the page, and only a new base changes it; odd: created pets may be on it.
-      return base.count(status) >= limit ? 2 * baseRevision : 2 * revision + 1
+    get revision() {
+      return revision
     },
     load(loaded, loadedNextId) {
       useBase(baseOf(loaded, loadedNextId))
@@ -179,8 +172,6 @@ interface Base {
   get(id: number): Pet | undefined
   /** The first `limit` pets, ascending by id, optionally of one status: a new array. */
   page(limit: number, status: PetStatus | undefined): Pet[]
-  /** How many pets, or how many of one status. */
-  count(status: PetStatus | undefined): number
   /** Every pet, ascending by id: a new array. */
   all(): Pet[]
   /** The pets from index `start` to `end` (excluded), ascending by id: a new array. */
@@ -194,7 +185,6 @@ function baseOf(pets: readonly Pet[] | CompactPets, nextId: number | undefined):
       firstCreatedId: nextId ?? pets.count + 1,
       get: (id) => pets.get(id),
       page: (limit, status) => pets.page(limit, status),
-      count: (status) => pets.countOf(status),
       all: () => pets.toArray(),
       // Ids are 1..count, the pet with id n at index n - 1.
       slice: (start, end) => Array.from({ length: Math.max(0, end - start) }, (_, offset) => pets.get(start + offset + 1)!),
@@ -210,7 +200,6 @@ function baseOf(pets: readonly Pet[] | CompactPets, nextId: number | undefined):
     firstCreatedId: nextId ?? (sorted.at(-1)?.id ?? 0) + 1,
     get: indexById(sorted),
     page: (limit, status) => (status === undefined ? sorted : byStatus.get(status)!).slice(0, limit),
-    count: (status) => (status === undefined ? sorted : byStatus.get(status)!).length,
     all: () => sorted.slice(),
     slice: (start, end) => sorted.slice(start, end),
   }

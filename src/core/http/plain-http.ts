@@ -123,16 +123,8 @@ export interface StreamSink {
 
 /** A JSON response, serialised once (or not at all when the body is already {@link JsonText}). */
 export function jsonResponse(body: unknown, status: number, headers: Record<string, string> = {}): PlainResponse {
-  headers['Content-Type'] = jsonContentType
-  return { status, headers, body: jsonBodyText(body) }
-}
-
-/** The `Content-Type` of every JSON answer. */
-export const jsonContentType = 'application/json'
-
-/** A JSON answer's text: a {@link JsonText}'s own (serialised already), else `JSON.stringify` of the value. */
-export function jsonBodyText(body: unknown): string {
-  return body instanceof JsonText ? body.text : JSON.stringify(body)
+  headers['Content-Type'] = 'application/json'
+  return { status, headers, body: body instanceof JsonText ? body.text : JSON.stringify(body) }
 }
 
 /**

@@ -21,8 +21,11 @@ import type { RecordedRequest } from './journal-types.ts'
  * not fit before its end; the oldest entries give way to the new one.
  */
 export interface ExchangeRing {
-  /** Copies an exchange in, evicting the oldest as the count and byte budgets require. */
-  hold(facts: RecordFacts, parts: ExchangeParts): void
+  /**
+   * Copies an exchange in (the recorded entry's facts and the parts the pipeline handed over), evicting the oldest
+   * as the count and byte budgets require.
+   */
+  hold(entry: RecordedRequest, parts: ExchangeParts): void
   /** How many entries are held. */
   readonly size: number
   /** Bytes the held entries count against the budget: their copy and `entryOverheadBytes` each. */
@@ -31,6 +34,8 @@ export interface ExchangeRing {
   readonly evicted: number
   /** The held entry at `index`, 0 the oldest; its exchange is decoded when first read. */
   entry(index: number): RecordedRequest
+  /** The held entries from `index` on, oldest first, as {@link entry} reads them. */
+  slice(index: number): RecordedRequest[]
   clear(): void
 }
 
@@ -119,6 +124,7 @@ export function createExchangeRing(capacity: number, maxBytes: number, bodyCap: 
 
   return {
     hold(facts, parts) {
+      // `facts.exchange` (references, for the events) is not what is kept: `parts` are copied.
       const { rawHeaders, requestBody, responseHeaders, responseBody, responseBodyHeld } = parts
       // The request line's parts and the request's header fields, each after a NUL, then the copied response body,
       // written into a scratch buffer (room for 3 bytes of UTF-8 per UTF-16 unit), so that exactly the bytes written are
@@ -205,6 +211,11 @@ export function createExchangeRing(capacity: number, maxBytes: number, bodyCap: 
       const sequence = slots.sequence[slotOf(index)]!
       // Its bytes are overwritten once it is evicted: an exchange read after that is none.
       return readEntry(slots, slotOf(index), buffer, () => size > 0 && sequence >= slots.sequence[first]!)
+    },
+    slice(index) {
+      const entries: RecordedRequest[] = []
+      for (let at = index; at < size; at++) entries.push(this.entry(at))
+      return entries
     },
     clear() {
       buffer = new Uint8Array(Math.min(firstBufferBytes, maxBuffer))

@@ -154,12 +154,7 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
   const waiters = new Set<(entry: RecordedRequest) => void>()
 
   /** The held entries from the `count`-th newest on (all of them by default), oldest first, decoded as they are read. */
-  const held = (count = ring.size) => {
-    const from = Math.max(0, ring.size - count)
-    const entries: RecordedRequest[] = new Array(ring.size - from)
-    for (let index = from; index < ring.size; index++) entries[index - from] = ring.entry(index)
-    return entries
-  }
+  const held = (count = ring.size) => ring.slice(Math.max(0, ring.size - count))
   const select = (filter: JournalFilter | undefined): RecordedRequest[] => {
     const tests = compileFilter(filter, basePath)
     const taken = tests.length === 0 ? held() : held().filter((entry) => matches(tests, filterable(entry)))

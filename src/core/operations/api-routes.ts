@@ -4,7 +4,8 @@ import type { ApiKey } from '../access/api-keys.ts'
 import { deprecationHeaders } from './deprecation.ts'
 import { JsonText } from '../http/json-text.ts'
 import type { PlainRequest } from '../http/plain-http.ts'
-import { defaultLimit, parseListPetsQuery, parseNewPet, parsePetId, readListPetsQuery } from './request-parsing.ts'
+import { readListPetsQuery } from './list-query-text.ts'
+import { defaultLimit, parseListPetsQuery, parseNewPet, parsePetId } from './request-parsing.ts'
 import type { OperationContext } from './operation-context.ts'
 
 /** What an operation's resolver gets once the caller is authenticated and within its limits. */

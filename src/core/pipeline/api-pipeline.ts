@@ -1,7 +1,7 @@
 import { ApiError } from '../http/api-error.ts'
 import { apiRoutes, type OperationResult } from '../operations/api-routes.ts'
 import { JsonText } from '../http/json-text.ts'
-import { isPromiseLike, jsonBodyText, jsonContentType, type PlainRequest, type PlainResponse, type TransportFacts } from '../http/plain-http.ts'
+import { isPromiseLike, jsonResponse, type PlainRequest, type PlainResponse, type TransportFacts } from '../http/plain-http.ts'
 import { rateLimitHeaders } from '../access/rate-limit-headers.ts'
 import type { RateLimitDecision } from '../access/rate-limiter.ts'
 import { compileRouteTable, type RouteMatch, type RouteTable } from '../operations/route-table.ts'
@@ -83,20 +83,20 @@ export function createApiPipeline(state: OperationContext, options: PipelineOpti
     if (result.headers !== undefined) Object.assign(headers, result.headers)
     if (exchange.forced === true) headers['Preference-Applied'] = `code=${result.status}`
     if (fault !== undefined) headers['Petstore-Sim-Fault'] = fault.ruleId
-    headers['Content-Type'] = jsonContentType
-    const body = jsonBodyText(result.body)
+    const response = jsonResponse(result.body, result.status, headers)
     // No closure for the common case (no latency): the answer is recorded at once.
-    if (latency === undefined) return recordAnswer(exchange, result, headers, body)
-    return delay(pickLatency(latency, state.random.next)).then(() => recordAnswer(exchange, result, headers, body))
+    if (latency === undefined) return recordAnswer(exchange, result, response)
+    return delay(pickLatency(latency, state.random.next)).then(() => recordAnswer(exchange, result, response))
   }
 
   /** Journals an answer, and returns it with its journal entry; nothing is journaled after a reset. */
-  function recordAnswer(exchange: Exchange, result: OperationResult, headers: Record<string, string>, body: string): PlainResponse {
+  function recordAnswer(exchange: Exchange, result: OperationResult, response: PlainResponse): PlainResponse {
     const { request, caller, fault } = exchange
+    const { headers, body } = response
     const transportFault = fault?.fault === undefined ? undefined : { kind: fault.fault, hangMs: fault.hangMs }
     // A reset is a clean cut: an answer to a request that began before it is sent, but neither journaled nor
     // published after it (50 requests under latency were journaled after a reset, their 201s naming pets it removed).
-    if (state.resets() !== exchange.generation) return { status: result.status, headers, body, transportFault }
+    if (state.resets() !== exchange.generation) return { ...response, transportFault }
     const journalEntry = state.journal.record({
       atMs: exchange.receivedAt,
       method: request.method,
@@ -120,7 +120,7 @@ export function createApiPipeline(state: OperationContext, options: PipelineOpti
         responseBodyHeld: result.body instanceof JsonText && result.body.held,
       },
     })
-    return { status: result.status, headers, body, journalEntry, transportFault }
+    return { ...response, journalEntry, transportFault }
   }
 
   /** Runs the resolver, or the fault rule that fires, for an authenticated request within its limits. */

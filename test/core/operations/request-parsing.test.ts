@@ -8,9 +8,9 @@ import {
   parseNewPet,
   parsePetId,
   readJsonText,
-  readListPetsQuery,
 } from '../../../src/core/operations/request-parsing.ts'
 import { ApiError } from '../../../src/core/http/api-error.ts'
+import { readListPetsQuery } from '../../../src/core/operations/list-query-text.ts'
 
 const utf8 = (text: string) => new TextEncoder().encode(text)
 
