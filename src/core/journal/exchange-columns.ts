@@ -4,7 +4,7 @@ import type { RecordedRequest } from './journal-types.ts'
 // The exchange ring's columns (exchange-ring.ts): an entry's numbers and the simulator's own strings, one slot per
 // entry, and how a held entry is read back from them and the ring's bytes.
 
-/** What each entry's columns take in memory: 16 numbers and 6 references. */
+/** What each entry's columns take in memory: 15 numbers and 6 references. */
 export const slotBytes = 128
 
 /**
@@ -140,7 +140,6 @@ export function readEntry(slots: Slots, slot: number, buffer: Uint8Array, held: 
       responseBody:
         heldBody ?? (responseEnd > responseStart || responseBodySize >= 0 ? buffer.slice(responseStart, responseEnd) : undefined),
       responseBodySize,
-      bytes: bodyEnd - start + entryOverheadBytes,
     }
   }
   const fault = slots.fault[slot]

@@ -48,9 +48,11 @@ export interface ExchangeParts {
 }
 
 /**
- * An exchange as the journal holds it: the same references (a body over
- * the cap cut to a copy of its first bytes), with their size in memory
- * estimated once. The JSON view is built only when an entry is read.
+ * An exchange as a journal entry carries it: as the pipeline handed it over
+ * (references, a body over the cap cut to a copy of its first bytes: what
+ * the events and waiters see), or read back from the journal's copy
+ * (exchange-ring.ts, which holds the budget). The JSON view is built only
+ * when an entry is read.
  */
 export interface CapturedExchange {
   readonly rawHeaders: readonly string[] | undefined
@@ -61,29 +63,13 @@ export interface CapturedExchange {
   readonly responseBody: string | Uint8Array | undefined
   /** Bytes sent when truncated, -1 otherwise (computed on read). */
   readonly responseBodySize: number
-  /** Estimated bytes this exchange holds in memory, for the journal's budget. */
-  readonly bytes: number
 }
 
-/**
- * The fixed part of an entry's size in memory: its fields, the response's
- * header object (the simulator's own, at most about 15 short headers) and
- * the views' bookkeeping. An over-estimate of what a heap snapshot shows.
- */
-export const entryOverheadBytes = 1024
-
-/** Captures an exchange for the journal; `cap` is the most bytes kept of each body. */
+/** An exchange as the pipeline handed it over, each body cut to `cap` bytes (the journal's copy is exchange-ring.ts). */
 export function captureExchange(parts: ExchangeParts, cap: number): CapturedExchange {
-  let bytes = entryOverheadBytes
-  const { rawHeaders } = parts
-  if (rawHeaders !== undefined) {
-    // Two bytes per character: strings may be two-byte in memory.
-    for (let index = 0; index < rawHeaders.length; index++) bytes += 2 * rawHeaders[index]!.length + 16
-  }
   let requestBody = parts.requestBody
   const requestBodySize = requestBody?.byteLength ?? 0
   if (requestBody !== undefined && requestBody.byteLength > cap) requestBody = requestBody.slice(0, cap)
-  bytes += requestBody?.byteLength ?? 0
   let responseBody: string | Uint8Array | undefined = parts.responseBody
   let responseBodySize = -1
   // A string of at most cap/3 characters is at most cap bytes of UTF-8: kept as it is, measured on read.
@@ -91,11 +77,8 @@ export function captureExchange(parts: ExchangeParts, cap: number): CapturedExch
     const encoded = new TextEncoder().encode(responseBody)
     responseBodySize = encoded.byteLength
     responseBody = encoded.byteLength > cap ? encoded.slice(0, cap) : encoded
-    bytes += responseBody.byteLength
-  } else if (responseBody !== undefined) {
-    bytes += 2 * responseBody.length
   }
-  return { rawHeaders, requestBody, requestBodySize, responseHeaders: parts.responseHeaders, responseBody, responseBodySize, bytes }
+  return { rawHeaders: parts.rawHeaders, requestBody, requestBodySize, responseHeaders: parts.responseHeaders, responseBody, responseBodySize }
 }
 
 /** The request as the journal shows it. */
