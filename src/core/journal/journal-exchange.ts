@@ -78,7 +78,14 @@ export function captureExchange(parts: ExchangeParts, cap: number): CapturedExch
     responseBodySize = encoded.byteLength
     responseBody = encoded.byteLength > cap ? encoded.slice(0, cap) : encoded
   }
-  return { rawHeaders: parts.rawHeaders, requestBody, requestBodySize, responseHeaders: parts.responseHeaders, responseBody, responseBodySize }
+  return {
+    rawHeaders: parts.rawHeaders,
+    requestBody,
+    requestBodySize,
+    responseHeaders: parts.responseHeaders,
+    responseBody,
+    responseBodySize,
+  }
 }
 
 /** The request as the journal shows it. */
