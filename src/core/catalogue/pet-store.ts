@@ -22,7 +22,6 @@ export interface PetStore {
   /** At most `limit` pets, ascending by id, optionally of one status; costs O(limit) whatever the store's size. */
   list(query: PetQuery): Pet[]
   get(id: number): Pet | undefined
-  /** Adds a pet with the next id; `status` defaults to the store's default status. */
   /**
    * Adds a pet with the next id; `status` defaults to the store's default status. The pet is checked as a createPet
    * body is: a `TypeError` naming the field, and the store unchanged, for anything else.
