@@ -13,11 +13,17 @@ export function readListPetsQuery(query: string): PetQuery {
   if (query.includes('%') || query.includes('+') || query.startsWith('?')) return parseListPetsQuery(new URLSearchParams(query))
   const limits: string[] = []
   const statuses: string[] = []
+  // The next `=` at or after `start` (the query's length when there is none), looked for again only once passed: a
+  // search from every piece's start would read the rest of the query each time (`a&a&a…` without `=`: quadratic).
+  let equals = -1
   for (let start = 0; start < query.length; ) {
     let end = query.indexOf('&', start)
     if (end === -1) end = query.length
-    const equals = query.indexOf('=', start)
-    const nameEnd = equals === -1 || equals > end ? end : equals
+    if (equals < start) {
+      equals = query.indexOf('=', start)
+      if (equals === -1) equals = query.length
+    }
+    const nameEnd = equals > end ? end : equals
     const nameLength = nameEnd - start
     if (nameLength === 5 && query.startsWith('limit', start)) limits.push(query.slice(nameEnd + 1, end))
     else if (nameLength === 6 && query.startsWith('status', start)) statuses.push(query.slice(nameEnd + 1, end))
