@@ -23,7 +23,7 @@ export function readListPetsQuery(query: string): PetQuery {
       equals = query.indexOf('=', start)
       if (equals === -1) equals = query.length
     }
-    const nameEnd = equals > end ? end : equals
+    const nameEnd = Math.min(equals, end)
     const nameLength = nameEnd - start
     if (nameLength === 5 && query.startsWith('limit', start)) limits.push(query.slice(nameEnd + 1, end))
     else if (nameLength === 6 && query.startsWith('status', start)) statuses.push(query.slice(nameEnd + 1, end))
