@@ -117,6 +117,15 @@ describe('fixtures', () => {
       /#1 repeats the id 1/,
     ],
     [[{ id: 0, name: 'Rex', categoryId: 1 }], /#0 .*id: must be a positive integer/],
+    // Issue 36: past 2^53 - 2 the next id is no safe integer, and the catalogue's snapshot could not be restored.
+    [[{ id: Number.MAX_SAFE_INTEGER, name: 'Rex', categoryId: 1 }], /#0 has the id 9007199254740991: ids go up to 9007199254740990/],
+    [
+      [
+        { id: Number.MAX_SAFE_INTEGER - 1, name: 'Rex', categoryId: 1 },
+        { name: 'Tom', categoryId: 1 },
+      ],
+      /#1 has the id 9007199254740991/,
+    ],
   ])('refuses bad fixtures %j, naming the entry', (fixtures, message) => {
     expect(() => createSimulator({ fixtures })).toThrow(message)
   })

@@ -50,21 +50,37 @@ describe('PUT /__sim/snapshot: the whole snapshot is checked before anything cha
     expect((await send('GET', '/__sim/requests/count')).body).toEqual(before)
   })
 
-  it('refuses a nextId that leaves no room below 2^53 - 1 for the pets that may be created (ids repeated)', async () => {
+  it('refuses a nextId past 2^53 - 1; from a nextId near it, createPet gives distinct safe ids, then 507 store_full', async () => {
     const { send } = appLane()
     const snapshot = (await send('GET', '/__sim/snapshot')).body
     const refused = await send('PUT', '/__sim/snapshot', {
       ...snapshot,
-      catalogue: { ...snapshot.catalogue, nextId: Number.MAX_SAFE_INTEGER },
+      catalogue: { ...snapshot.catalogue, nextId: Number.MAX_SAFE_INTEGER + 1 },
     })
     expect(refused.status).toBe(400)
-    expect(refused.body.message).toMatch(/catalogue\.nextId: must be at most 9007199254640991/)
-    // The highest accepted one: the created pets' ids stay distinct and safe.
-    const highest = Number.MAX_SAFE_INTEGER - 100_000
+    expect(refused.body.message).toMatch(/catalogue\.nextId/)
+    // Issue 36: the highest nextId is accepted; ids end at 2^53 - 2 (never repeated), then createPet is a 507.
+    const highest = Number.MAX_SAFE_INTEGER - 2
     expect((await send('PUT', '/__sim/snapshot', { ...snapshot, catalogue: { ...snapshot.catalogue, nextId: highest } })).status).toBe(200)
     const first = await send('POST', '/v1/pets', { name: 'One', categoryId: 1 })
     const second = await send('POST', '/v1/pets', { name: 'Two', categoryId: 1 })
+    const third = await send('POST', '/v1/pets', { name: 'Three', categoryId: 1 })
     expect([first.body.id, second.body.id]).toEqual([highest, highest + 1])
+    expect([third.status, third.body.code]).toEqual([507, 'store_full'])
+    expect(third.body.message).toMatch(/No id is left/)
+  })
+
+  // Issue 36: the rule was "room for --max-pets more", so a snapshot restored near the top, then a pet created, wrote
+  // a snapshot the simulator itself refused (and `--state` refused to start).
+  it('restores every snapshot it writes: pets created after a restore near the top', async () => {
+    const { send } = appLane()
+    const snapshot = (await send('GET', '/__sim/snapshot')).body
+    const nearTop = Number.MAX_SAFE_INTEGER - 100_000
+    expect((await send('PUT', '/__sim/snapshot', { ...snapshot, catalogue: { ...snapshot.catalogue, nextId: nearTop } })).status).toBe(200)
+    expect((await send('POST', '/v1/pets', { name: 'After', categoryId: 1 })).status).toBe(201)
+    const written = (await send('GET', '/__sim/snapshot')).body
+    expect(written.catalogue.nextId).toBe(nearTop + 1)
+    expect((await send('PUT', '/__sim/snapshot', written)).status).toBe(200)
   })
 
   it.each([

@@ -1,4 +1,4 @@
-import type { Pet, PetStatus } from '../model/pet-types.ts'
+import { maxPetId, type Pet, type PetStatus } from '../model/pet-types.ts'
 import { describeIssues, english, lazily, petSchemas } from '../model/schemas.ts'
 import { loadZod } from '../model/zod-module.ts'
 
@@ -32,6 +32,8 @@ export function parseFixturePets(data: unknown, defaultStatus: PetStatus = 'avai
       throw new TypeError(`Pet fixture #${index} (${JSON.stringify(entry)}) is invalid: ${describeIssues(result.error)}`)
     }
     const id = result.data.id ?? highest + 1
+    // Past it the next id is no safe integer: the catalogue's snapshot could not be restored (`--state` refused to start).
+    if (id > maxPetId) throw new TypeError(`Pet fixture #${index} has the id ${id}: ids go up to ${maxPetId} (2^53 - 2)`)
     if (ids.has(id)) {
       throw new TypeError(`Pet fixture #${index} repeats the id ${id}`)
     }

@@ -1,4 +1,4 @@
-import { petStatuses, type NewPet, type Pet, type PetStatus } from '../model/pet-types.ts'
+import { maxPetId, petStatuses, type NewPet, type Pet, type PetStatus } from '../model/pet-types.ts'
 import { checkNewPet } from '../model/new-pet-check.ts'
 import { describeIssues, english, petSchemas } from '../model/schemas.ts'
 import { isCompactPets, type CompactPets } from './compact-pets.ts'
@@ -27,7 +27,10 @@ export interface PetStore {
    * body is: a `TypeError` naming the field, and the store unchanged, for anything else.
    */
   create(newPet: NewPet): Pet
-  /** Whether `create` has added as many pets as it may until a reset (see {@link PetStoreOptions.maxCreated}). */
+  /**
+   * Whether `create` may add no pet until a reset: it has added as many as it may (see
+   * {@link PetStoreOptions.maxCreated}), or no id is left (`nextId` past `maxPetId`, 2^53 - 2).
+   */
   readonly full: boolean
   /** The pet `create` would make, without making it. */
   preview(newPet: NewPet): Pet
@@ -115,6 +118,8 @@ export function createPetStore(options: PetStoreOptions): PetStore {
       const checked = isPlainObject(newPet) ? checkNewPet(newPet) : zodProblems(newPet)
       if (typeof checked === 'string') throw new TypeError(`Invalid pet: ${checked}`)
       if (created.count >= maxCreated) throw new RangeError(`The store holds ${maxCreated} created pets, its most`)
+      // Ids end at 2^53 - 2, so that `nextId` stays a safe integer: what a snapshot holds, and restores.
+      if (nextId() > maxPetId) throw new RangeError(`No id is left for a pet: ids go up to ${maxPetId} (2^53 - 2)`)
       const pet = created.add(checked.name, checked.categoryId, checked.status ?? defaultStatus)
       revision++
       return pet
@@ -146,7 +151,7 @@ export function createPetStore(options: PetStoreOptions): PetStore {
       return base.size + created.count
     },
     get full() {
-      return created.count >= maxCreated
+      return created.count >= maxCreated || nextId() > maxPetId
     },
     get nextId() {
       return nextId()

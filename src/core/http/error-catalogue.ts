@@ -51,7 +51,7 @@ const errorUses = {
     '`GET /__sim/requests/wait` that would wait while 256 waits are pending already (`defaults.maxPendingWaits`); see `Retry-After`.',
   gateway_timeout: 'Only from a fault rule (`status: 504`), marked `Petstore-Sim-Fault`.',
   store_full:
-    'createPet when the simulator already holds as many created pets as it may (`--max-pets`, `maxPets`; default 100,000) until a reset.',
+    'createPet when the simulator already holds as many created pets as it may (`--max-pets`, `maxPets`; default 100,000) until a reset, or when no id is left (ids end at 2^53 − 2, reached only by a catalogue set up near it).',
 } as const satisfies Record<ErrorCode, string>
 
 /** The error catalogue: every code with its status and when it is used. The docs' error table is this table. */

@@ -7,6 +7,7 @@ import type { PlainRequest } from '../http/plain-http.ts'
 import { readListPetsQuery } from './list-query-text.ts'
 import { defaultLimit, parseListPetsQuery, parseNewPet, parsePetId } from './request-parsing.ts'
 import type { OperationContext } from './operation-context.ts'
+import { maxPetId } from '../model/pet-types.ts'
 
 /** What an operation's resolver gets once the caller is authenticated and within its limits. */
 export interface OperationCall {
@@ -110,7 +111,7 @@ export const apiRoutes = [
         const newPet = parseNewPet(body, request.header('content-type'), request.header('content-encoding'))
         // The body may have arrived after a reset (`POST /__sim/reset` while it was uploading, or a latency).
         ensureCurrent()
-        if (state.store.full) throw storeFull()
+        if (state.store.full) throw storeFull(state.store.nextId)
         const pet = state.store.create(newPet)
         return { status: 201, body: pet, headers: { Location: `${state.basePath}/pets/${pet.id}` } }
       }),
@@ -118,7 +119,7 @@ export const apiRoutes = [
     simulatorStatuses: [413, 415, 507],
     async forced({ request, state, status }) {
       if (status === 400) return new ApiError('invalid_body', 'Invalid pet: name: is required (forced)')
-      if (status === 507) return storeFull()
+      if (status === 507) return storeFull(state.store.nextId)
       if (status !== 201) return undefined
       // The pet the request would have created, not stored: a forced answer changes nothing.
       const fallback = { name: 'Forced', categoryId: 1 }
@@ -213,7 +214,11 @@ function getPetHeaders(state: OperationContext): Readonly<Record<string, string>
  * or a page on another site, could grow the process without bound. 507 Insufficient Storage (RFC 4918, 11.5) says
  * what happened; it is in the OpenAPI document as petstore-sim's own (no status of the spec's fits).
  */
-function storeFull(): ApiError {
+function storeFull(nextId: number): ApiError {
+  if (nextId > maxPetId) {
+    // Ids end at 2^53 - 2 (a snapshot's `nextId` stays a safe integer); only a catalogue set up near the top gets here.
+    return new ApiError('store_full', `No id is left for a new pet: ids go up to ${maxPetId} (2^53 - 2); reset the simulator (POST /__sim/reset)`)
+  }
   return new ApiError(
     'store_full',
     'The simulator holds as many created pets as it may (--max-pets); reset it (POST /__sim/reset) to make room',

@@ -106,7 +106,6 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     petJson: state.petJson,
     pageTexts: state.pageTexts,
     random: state.random,
-    maxCreatedPets: maxPets,
     ...stateConfig(options, defaultStatus),
     useKeyRing(next) {
       ring = next

@@ -72,8 +72,6 @@ export interface StateParts extends StateConfig {
   readonly petJson: JsonCache
   readonly pageTexts: PageTexts
   readonly random: RandomSource
-  /** How many pets may be created until a reset (`maxPets`): a restored `nextId` must leave them room. */
-  readonly maxCreatedPets: number
   /** Puts a key ring in force. */
   useKeyRing(ring: KeyRing): void
   /** Runs a change with the parts' own events held back, then publishes one `reset`. */
@@ -252,7 +250,7 @@ export function createStateControl(parts: StateParts): StateControl {
       })
     },
     restore(data) {
-      const parsed = parseSnapshot(data, { maxCreatedPets: parts.maxCreatedPets })
+      const parsed = parseSnapshot(data)
       const target = parsed.scenario === active?.name ? current() : prepare(parsed.scenario)
       // Everything checked before anything changes: a bad fault rule or a clock out of range, found half-way, emptied
       // the journal although the state was put back. The rules on rules of their own, the clock's setting against now.

@@ -131,6 +131,18 @@ describe('created pets, held as columns', () => {
     expect(store.list({ limit: 10, status: 'available' }).map((pet) => pet.id)).toEqual([2, 4])
   })
 
+  // Issue 36: ids end at 2^53 - 2, so that nextId (what a snapshot holds) stays a safe integer.
+  it('give no id past 2^53 - 2: the store is full there, and unchanged', () => {
+    const store = createPetStore({ initialPets: [] })
+    store.load([], Number.MAX_SAFE_INTEGER - 2)
+    expect(store.create({ name: 'Next to last', categoryId: 1 }).id).toBe(Number.MAX_SAFE_INTEGER - 2)
+    expect(store.full).toBe(false)
+    expect(store.create({ name: 'Last', categoryId: 1 }).id).toBe(Number.MAX_SAFE_INTEGER - 1)
+    expect([store.full, store.nextId]).toEqual([true, Number.MAX_SAFE_INTEGER])
+    expect(() => store.create({ name: 'Past', categoryId: 1 })).toThrow(/No id is left/)
+    expect([store.size, store.nextId]).toEqual([2, Number.MAX_SAFE_INTEGER])
+  })
+
   it('leave the store as it was when a pet is refused, or the store is full', () => {
     const store = createPetStore({ initialPets: [], maxCreated: 3 })
     store.create({ name: 'A', categoryId: 1 })
