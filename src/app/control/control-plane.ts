@@ -11,6 +11,7 @@ import { faultRoutes } from './fault-routes.ts'
 import { adminTokenProblem, guard } from './control-guard.ts'
 import { controlPath, matchControlPath, type ControlOptions, type ControlRoute } from './control-route.ts'
 import { pactRoutes } from './pact-routes.ts'
+import { providerStateRoutes } from './provider-state-routes.ts'
 import { createHostPolicy } from '../../core/access/host-policy.ts'
 
 export { controlPath, type ControlOptions, type ControlRoute }
@@ -31,7 +32,8 @@ export { controlPath, type ControlOptions, type ControlRoute }
  * - `GET /__sim/state`: `simulator.state()`, what the dashboard shows;
  * - `GET /__sim/events`: server-sent events of requests and state changes, for the dashboard;
  * - `GET|PUT /__sim/snapshot`, `GET|POST /__sim/scenario`: the whole state, and scenarios (`snapshot-routes.ts`, `scenario-routes.ts`);
- * - `GET /__sim/requests.pact`, `POST /__sim/provider-states`: Pact both ways (`pact-routes.ts`).
+ * - `GET /__sim/requests.pact`, `POST /__sim/provider-states`: Pact both ways (`pact-routes.ts`);
+ * - `GET /__sim/provider-states`: the provider states with their parameters (`provider-state-routes.ts`).
  */
 export interface ControlPlane {
   /** Every method a control route uses. */
@@ -77,6 +79,7 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
     ...snapshotRoutes(simulator),
     ...scenarioRoutes(simulator),
     ...pactRoutes(simulator),
+    ...providerStateRoutes(),
   ]
 
   return {

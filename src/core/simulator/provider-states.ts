@@ -1,8 +1,9 @@
-import { checkNewPet } from '../model/new-pet-check.ts'
-import type { Pet } from '../model/pet-types.ts'
 import { ApiError } from '../http/api-error.ts'
-import { usageBuckets } from '../state/scenarios.ts'
+import { checkParams, clipped, quoted, type ProviderStateParam, type ProviderStateParams } from './provider-state-params.ts'
+import { providerStates, type ProviderStateDefinition } from './provider-state-table.ts'
 import type { SimulatorCore } from './simulator-core.ts'
+
+export { providerStates, type ProviderStateDefinition }
 
 /**
  * What Pact's verifier posts to a provider-state URL before (`setup`) and after (`teardown`) each interaction:
@@ -18,92 +19,19 @@ export interface ProviderStateRequest {
 export interface ProviderStateResult {
   readonly state: string
   readonly action: 'setup' | 'teardown'
-  readonly params: Readonly<Record<string, string | number>>
+  readonly params: Readonly<ProviderStateParams>
 }
 
-type Params = Record<string, string | number>
-
-/** One provider state the simulator can put itself into. */
-interface ProviderStateDefinition {
-  /** The exact phrase, `{name}` for each parameter named in it. */
+/** A provider state as `GET /__sim/provider-states` lists it: its declaration, in JSON. */
+export interface ProviderStateDescription {
+  /** The phrase; `{id}` stands for a value, given in `params` or written in its place (`a pet with id 7 exists`). */
   readonly name: string
-  /** What holds once it is set up (the docs' table). */
-  readonly description: string
-  /** Checks and completes the parameters; a `RangeError` names what does not fit. */
-  readonly params: (given: Readonly<Record<string, unknown>>, simulator: SimulatorCore) => Params
-  /** Sets the state up on a clean simulator (just reset). */
-  readonly setup: (simulator: SimulatorCore, params: Params) => void
-  /** Whether teardown resets: only states whose change would leak into the next interactions (a spent key, the clock). */
-  readonly teardownResets: boolean
+  readonly params: readonly ProviderStateParam[]
+  /** What holds after setup. */
+  readonly setup: string
+  /** What teardown does. */
+  readonly teardown: 'a reset' | 'nothing'
 }
-
-/**
- * The provider states, by their exact phrases. A setup starts from a clean simulator (`reset()`: the active
- * scenario's start, with an empty journal); the empty state changes nothing.
- */
-export const providerStates: readonly ProviderStateDefinition[] = [
-  {
-    name: 'a pet with id {id} exists',
-    description:
-      'The pet exists with exactly these values: `id` (required), `name` (default `Pet <id>`), `categoryId` (default 1), `status` (default `available`); ids after it are free.',
-    params(given) {
-      // Below the largest safe integer: the ids after it must stay free.
-      const id = wholeNumber(given.id, 'id', 1, Number.MAX_SAFE_INTEGER - 1)
-      const pet = checkNewPet({
-        name: given.name ?? `Pet ${id}`,
-        categoryId: given.categoryId === undefined ? 1 : wholeNumber(given.categoryId, 'categoryId', 1),
-        status: given.status ?? 'available',
-      })
-      if (typeof pet === 'string') throw new RangeError(pet)
-      return { id, name: pet.name, categoryId: pet.categoryId, status: pet.status ?? 'available' }
-    },
-    setup(simulator, params) {
-      const pet = { id: params.id, name: params.name, categoryId: params.categoryId, status: params.status } as Pet
-      replacePets(simulator, (pets) => [...pets.filter((other) => other.id !== pet.id), pet], pet.id + 1)
-    },
-    teardownResets: false,
-  },
-  {
-    name: 'no pet with id {id} exists',
-    description: 'No pet has the id (`id`, required): getPet answers 404.',
-    params: (given) => ({ id: wholeNumber(given.id, 'id', Number.MIN_SAFE_INTEGER) }),
-    setup(simulator, params) {
-      if (simulator.store.get(params.id as number) !== undefined)
-        replacePets(simulator, (pets) => pets.filter((pet) => pet.id !== params.id))
-    },
-    teardownResets: false,
-  },
-  {
-    name: 'the catalogue is empty',
-    description: 'No pets at all: listPets answers `[]`, every getPet 404; createPet still adds pets.',
-    params: () => ({}),
-    setup: (simulator) => replacePets(simulator, () => []),
-    teardownResets: true,
-  },
-  {
-    name: 'the key {key} has no requests left this minute',
-    description:
-      'The key (`key`: a demo key or one given with `--key`) has used its whole minute: its next request is a 429 with `Retry-After`.',
-    params(given, simulator) {
-      const { key } = given
-      if (typeof key !== 'string' || !simulator.keys.some((known) => known.token === key)) {
-        throw new RangeError('key must be an API key the simulator knows (a demo key, or one given with --key)')
-      }
-      return { key }
-    },
-    setup(simulator, params) {
-      simulator.limiter.load(usageBuckets({ [params.key as string]: { minute: 'all' } }, simulator.keys, simulator.clock.now()))
-    },
-    teardownResets: true,
-  },
-  {
-    name: 'getPet is past its sunset',
-    description: 'The clock at getPet’s removal date (5 December 2030 unless configured): getPet answers 410.',
-    params: () => ({}),
-    setup: (simulator) => simulator.clock.set(Date.parse(simulator.state().getPet.sunsetAt)),
-    teardownResets: true,
-  },
-]
 
 /**
  * Puts the simulator into a provider state (`POST /__sim/provider-states`): a setup resets the simulator, then
@@ -120,16 +48,19 @@ export function applyProviderState(simulator: SimulatorCore, body: unknown): Pro
   if (typeof params !== 'object' || params === null || Array.isArray(params)) throw invalid('params must be a JSON object')
   if (state.trim() === '') return { state, action, params: {} }
   const found = findState(state)
-  if (found === undefined) throw invalid(`Unknown provider state ${JSON.stringify(state)}`)
-  let checked: Params
+  if (found === undefined) throw invalid(`Unknown provider state ${quoted(state)}`)
+  // Everything checked before the reset: a state refused (or an id that could not be set up) changed nothing.
+  let checked: ProviderStateParams
   try {
-    checked = found.definition.params({ ...found.fromName, ...params }, simulator)
     for (const [name, value] of Object.entries(found.fromName)) {
       if (name in params && String(params[name]) !== value)
-        throw new RangeError(`${name} is ${value} in the state's name but ${String(params[name])} in params`)
+        throw new RangeError(`${name} is ${clipped(value)} in the state's name but ${clipped(String(params[name]))} in params`)
     }
+    checked = checkParams(found.definition.params, { ...params, ...found.fromName })
+    found.definition.check?.(checked, simulator)
   } catch (error) {
-    throw invalid(`Provider state ${JSON.stringify(found.definition.name)}: ${(error as Error).message}`)
+    if (!(error instanceof RangeError)) throw error
+    throw invalid(`Provider state ${JSON.stringify(found.definition.name)}: ${error.message}`)
   }
   if (action === 'teardown') {
     if (found.definition.teardownResets) simulator.reset()
@@ -179,21 +110,17 @@ export function findState(name: string): { definition: ProviderStateDefinition; 
   return undefined
 }
 
-/** A whole number from a JSON number or decimal digits, in the safe-integer range and at least `minimum`. */
-function wholeNumber(value: unknown, name: string, minimum: number, maximum = Number.MAX_SAFE_INTEGER): number {
-  const number = typeof value === 'string' && /^-?[0-9]{1,16}$/.test(value.trim()) ? Number(value) : value
-  if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < minimum || number > maximum) {
-    throw new RangeError(`${name} must be a whole number from ${minimum} to ${maximum} (got ${JSON.stringify(value) ?? 'nothing'})`)
-  }
-  return number
-}
-
-/** The catalogue replaced (through a snapshot, so every cache follows), ascending by id; ids from `nextAtLeast` free. */
-function replacePets(simulator: SimulatorCore, change: (pets: readonly Pet[]) => Pet[], nextAtLeast = 1): void {
-  const snapshot = simulator.snapshot()
-  const pets = change(snapshot.catalogue.pets).sort((a, b) => a.id - b.id)
-  const nextId = Math.max(snapshot.catalogue.nextId, nextAtLeast, (pets.at(-1)?.id ?? 0) + 1)
-  simulator.restore({ ...snapshot, catalogue: { nextId, pets } })
+/** The provider states as `GET /__sim/provider-states` lists them, the empty one last: their declarations, as data. */
+export function describeProviderStates(): ProviderStateDescription[] {
+  return [
+    ...providerStates.map((definition) => ({
+      name: definition.name,
+      params: definition.params,
+      setup: definition.holds,
+      teardown: definition.teardownResets ? ('a reset' as const) : ('nothing' as const),
+    })),
+    { name: '', params: [], setup: 'nothing changes', teardown: 'nothing' },
+  ]
 }
 
 function invalid(problem: string): ApiError {
