@@ -30,6 +30,11 @@ export interface RequestLogRecord {
    * fetch" (the refusal has no CORS grant), so the log is where the origin and the flag that allows it are named.
    */
   readonly origin?: string | undefined
+  /**
+   * The Error's message of a refused provider state (`invalid_provider_state`), naming the phrases accepted: Pact's
+   * verifier shows only `Invalid status code: 400`, so the log is where the team reads why (issue 36).
+   */
+  readonly message?: string | undefined
 }
 
 export type RequestLogger = (record: RequestLogRecord) => void
@@ -49,7 +54,7 @@ export function createRequestLogger(format: LogFormat, write: (line: string) => 
     case 'pretty':
       return (record) =>
         write(
-          `${record.method} ${record.path} ${record.status}${record.code === undefined ? '' : ` ${record.code}`} ${record.durationMs.toFixed(1)}ms ${record.plan} ${record.caller}${record.origin === undefined ? '' : ` from a page on ${record.origin}: allow it with --cors-origin ${record.origin}`}`,
+          `${record.method} ${record.path} ${record.status}${record.code === undefined ? '' : ` ${record.code}`} ${record.durationMs.toFixed(1)}ms ${record.plan} ${record.caller}${record.origin === undefined ? '' : ` from a page on ${record.origin}: allow it with --cors-origin ${record.origin}`}${record.message === undefined ? '' : ` refused: ${record.message}`}`,
         )
   }
 }
@@ -76,7 +81,8 @@ export function logAnswer(
 ): void {
   const entry = answer.journalEntry
   const { status } = answer
-  const code = status >= 400 ? errorCode(answer.body) : undefined
+  const error = status >= 400 ? errorOf(answer.body) : undefined
+  const code = error?.code
   log({
     level: status === 0 || status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info',
     method: incoming.method ?? '-',
@@ -88,6 +94,7 @@ export function logAnswer(
     plan: entry?.plan ?? '-',
     caller: entry?.caller ?? '-',
     ...(code === 'origin_not_allowed' ? { origin: printable(incoming.headers.origin) } : {}),
+    ...(code === 'invalid_provider_state' && error?.message !== undefined ? { message: oneLine(scrub(error.message)) } : {}),
   })
 }
 
@@ -96,12 +103,24 @@ function printable(value: string | undefined): string {
   return (value ?? '-').slice(0, 200).replace(/[^\x21-\x7e]/g, '?')
 }
 
-/** The `code` of an Error body; only error answers are read, so a success costs nothing here. */
-function errorCode(body: string | undefined): string | undefined {
+/**
+ * A message as one log line: at most 2,000 characters, control characters and line separators as `?` (the state's
+ * name in it is the client's text; JSON escapes C0 but not C1, U+2028 or U+2029).
+ */
+function oneLine(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+  return text.slice(0, 2000).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '?')
+}
+
+/** The `code` and `message` of an Error body; only error answers are read, so a success costs nothing here. */
+function errorOf(body: string | undefined): { code?: string | undefined; message?: string | undefined } | undefined {
   if (body === undefined) return undefined
   try {
-    const code = (JSON.parse(body) as { code?: unknown }).code
-    return typeof code === 'string' ? code : undefined
+    const { code, message } = JSON.parse(body) as { code?: unknown; message?: unknown }
+    return {
+      code: typeof code === 'string' ? code : undefined,
+      message: typeof message === 'string' ? message : undefined,
+    }
   } catch {
     return undefined
   }

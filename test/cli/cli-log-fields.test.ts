@@ -44,3 +44,28 @@ it('--log pretty: the Error code after the status', async () => {
   while (!cli.stdout().includes('GET /v1/pets/999999') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
   expect(cli.stdout()).toMatch(/\nGET \/v1\/pets\/999999 404 pet_not_found \d+\.\dms pro key#[0-9a-f]{8}\n/)
 })
+
+// Issue 36: Pact's verifier shows only `Invalid status code: 400` for a refused state, and the log line had no message.
+it('logs a refused provider state with its message, on one line, naming the accepted phrases', async () => {
+  const cli = await startCli(['--port', '0', '--log', 'pretty'])
+  running.push(cli)
+  const origin = new URL(cli.apiUrl).origin
+  // A C1 control (CSI) and a line separator in the client's text: neither reaches the terminal.
+  const response = await fetch(`${origin}/__sim/provider-states`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ state: 'a pet called Rex exists\u009b2J\u2028fake line', action: 'setup' }),
+  })
+  expect(response.status).toBe(400)
+  await response.arrayBuffer()
+  const deadline = Date.now() + 5000
+  while (!cli.stdout().includes('POST /__sim/provider-states') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+  const line = cli
+    .stdout()
+    .split('\n')
+    .find((candidate) => candidate.startsWith('POST /__sim/provider-states'))
+  expect(line).toMatch(/^POST \/__sim\/provider-states 400 invalid_provider_state \d+\.\dms - - refused: Unknown provider state "a pet called Rex exists\?2J\?fake line"\. /)
+  for (const phrase of ['a pet with id {id} exists', 'no pet with id {id} exists', 'the catalogue is empty', 'getPet is past its sunset']) {
+    expect(line).toContain(JSON.stringify(phrase))
+  }
+})
