@@ -174,6 +174,19 @@ export const checkCatalogue = {
     advisory: 'a Location header on 201 is not shown',
     needs: 'writes',
   },
+  'createPet.long-name': {
+    title: 'A 201 to a 255-character name carries that name as sent, not cut (skipped when the target refuses it with 400)',
+    basis: "POST /pets: 201, Pet (the created animal, including the assigned id). NewPet's name: The animal's name.",
+    section: 'Endpoints: POST /pets (createPet)',
+    needs: 'writes',
+  },
+  'createPet.long-name-accepted': {
+    title: 'A 255-character name is accepted (201), not refused with 400',
+    basis: 'Constraints on name (length, uniqueness, allowed characters): not shown.',
+    section: 'Endpoints: POST /pets (createPet)',
+    advisory: 'constraints on name (its length) are not shown',
+    needs: 'writes',
+  },
   'createPet.missing-fields': {
     title: 'A body lacking categoryId is a 400 Error and creates nothing',
     basis: 'POST /pets: 400, Error (body lacks required fields or holds invalid values).',

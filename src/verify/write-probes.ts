@@ -1,4 +1,5 @@
 import { maxLimit } from '../core/operations/request-parsing.ts'
+import { maxNameLength } from '../core/model/new-pet-check.ts'
 import { defaults } from '../core/defaults.ts'
 import {
   expectErrorBody,
@@ -13,7 +14,7 @@ import {
   stringifyJson,
 } from './expectations.ts'
 import type { Exchange } from './exchange.ts'
-import type { Probe } from './probe.ts'
+import type { Probe, ProbeContext } from './probe.ts'
 
 /**
  * With `--writes`: a pet created, then fetched and listed; a body lacking a
@@ -21,8 +22,18 @@ import type { Probe } from './probe.ts'
  * `verify-<run id>` (15 characters: the spec shows no name constraint, and a
  * provider may well cap names short), so they can be found and cleaned up
  * (the spec has no delete). It runs right after the auth probe, so that the
- * read checks have a pet to look at on an empty catalogue.
+ * read checks have a pet to look at on an empty catalogue. A second pet gets a
+ * name of 255 characters (the simulator's most, longer than most providers'
+ * caps): a provider may refuse it with 400 (advisory: the spec shows no name
+ * constraint), but one that answers 201 must carry the name as sent, as a
+ * pact's createPet does; a provider cutting names fails there.
  */
+
+/** `verify-<run id>-` and digits up to 255 characters: where a provider cut it shows in the report. */
+export function longPetName(runId: string): string {
+  const prefix = `verify-${runId}-`
+  return prefix + '0123456789'.repeat(26).slice(0, maxNameLength - prefix.length)
+}
 
 /**
  * How long the listing check gives a lagging replica: three retries, 250 ms, 500 ms and 1 s later (1.75 s in all),
@@ -50,11 +61,13 @@ const createProbe: Probe = {
     'createPet.location',
     'createPet.fetchable',
     'createPet.listed',
+    'createPet.long-name',
+    'createPet.long-name-accepted',
     'createPet.missing-fields',
     'errors.body-400',
   ],
   needs: 'writes',
-  budget: () => 5 + listingRetryDelaysMs.length,
+  budget: () => 6 + listingRetryDelaysMs.length,
   async run(context) {
     const category = listedCategory(context.exchanges())
     const newPet = { name: `verify-${context.runId}`, categoryId: category?.categoryId ?? 1 }
@@ -130,6 +143,7 @@ const createProbe: Probe = {
         })
       }
     }
+    await longNameChecks(context, newPet.categoryId)
     const lacking = { name: `${newPet.name}x` }
     const refused = await context.send({ method: 'POST', path: '/pets', json: lacking })
     context.judge('createPet.missing-fields', () => {
@@ -147,6 +161,28 @@ const createProbe: Probe = {
       if (stored !== undefined) throw new Mismatch('nothing stored from the refused body', `pet ${String(stored.id)} listed`, after)
     })
   },
+}
+
+/** The long name: refused with a 400 Error (advisory), or a 201 that carries it whole (hard). */
+async function longNameChecks(context: ProbeContext, categoryId: number | bigint): Promise<void> {
+  const name = longPetName(context.runId)
+  const created = await context.send({ method: 'POST', path: '/pets', json: { name, categoryId } })
+  if (created.status === 400) {
+    context.skip('createPet.long-name', 'the target refused the name with 400: see createPet.long-name-accepted')
+  } else {
+    context.judge('createPet.long-name', () => {
+      expectStatus(created, 201)
+      const pet = expectPet(created.json, created)
+      if (pet.name !== name) {
+        const got =
+          typeof pet.name === 'string' && name.startsWith(pet.name)
+            ? `the name cut to its first ${pet.name.length} characters`
+            : `name ${stringifyJson(pet.name).slice(0, 80)}`
+        throw new Mismatch(`the name as sent, all ${name.length} characters`, got, created)
+      }
+    })
+  }
+  context.judge('createPet.long-name-accepted', () => expectStatus(created, 201))
 }
 
 export const writeProbes: readonly Probe[] = [createProbe]

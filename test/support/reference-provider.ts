@@ -37,8 +37,10 @@ export interface ReferenceVariant {
   readonly deprecation?: 'successor' | 'rfc9745' | 'none'
   /** The categories that exist: a categoryId outside them is a 400. Default: any integer is accepted. */
   readonly categories?: readonly number[]
-  /** The longest name accepted (default 200). */
+  /** The longest name accepted (default 255). */
   readonly maxNameLength?: number
+  /** A drift, not a choice: names longer than this are accepted, then stored and answered cut to it. */
+  readonly cutNamesAt?: number
   /** The first id assigned (default 1); ids above 2^53 are written and read exactly. */
   readonly firstId?: bigint
   /** A created pet shows in GET /pets only this long after its creation (a lagging replica). getPet sees it at once. */
@@ -175,7 +177,7 @@ export function createReferenceProvider(
     if (typeof body !== 'object' || body === null || Array.isArray(body))
       return error(400, 'bad_body', 'The body must be an object', headers)
     const { name, categoryId, status } = body as Record<string, unknown>
-    const maxName = variant.maxNameLength ?? 200
+    const maxName = variant.maxNameLength ?? 255
     if (typeof name !== 'string' || name.length === 0 || name.length > maxName) {
       return error(400, 'bad_name', `name must be a string of 1 to ${maxName} characters`, headers)
     }
@@ -190,7 +192,7 @@ export function createReferenceProvider(
     }
     const pet: Pet = {
       id: nextId++,
-      name,
+      name: variant.cutNamesAt === undefined ? name : name.slice(0, variant.cutNamesAt),
       categoryId,
       status: (status as Status | undefined) ?? (variant.withoutStatus ? undefined : (variant.defaultStatus ?? 'available')),
       listedFrom: now() + (variant.listingLagMs ?? 0),

@@ -48,7 +48,8 @@ describe('verify against a spec-following reference provider', () => {
     ['no deprecation headers at all', { deprecation: 'none' }, ['getPet.deprecation-format']],
     ['RFC 9745: Deprecation and a rel="deprecation" Link to a documentation page', { deprecation: 'rfc9745' }, []],
     ['unknown categoryIds refused', { categories: [3, 7] }, []],
-    ['names of at most 16 characters', { maxNameLength: 16 }, []],
+    ['names of at most 16 characters', { maxNameLength: 16 }, ['createPet.long-name-accepted']],
+    ['names of at most 200 characters', { maxNameLength: 200 }, ['createPet.long-name-accepted']],
     ['ids above 2^53', { firstId: 1_790_000_000_000_000_000n }, []],
     ['a listing that lags writes by 1 s', { listingLagMs: 1000 }, []],
     ['two 429s with Retry-After before the first answer', { busyAtFirst: 2 }, []],
@@ -65,7 +66,7 @@ describe('verify against a spec-following reference provider', () => {
         retryAfter: 'http-date',
         outOfRange: 'clamp',
       },
-      ['limit.out-of-range', 'createPet.location'],
+      ['limit.out-of-range', 'createPet.location', 'createPet.long-name-accepted'],
     ],
   ])('passes with %s, --writes and --limits included', async (_name, variant, advisory) => {
     const { report } = run(variant)
@@ -114,6 +115,33 @@ describe('verify against a spec-following reference provider', () => {
     expect(sent.name.length).toBeLessThanOrEqual(16)
     expect(result.checks.find((check) => check.id === 'createPet.created')).toMatchObject({ outcome: 'pass' })
     expect(result.checks.find((check) => check.id === 'createPet.created')?.note).toBeUndefined()
+  })
+
+  // Issue 36: a provider that cuts names answers a 201 a pact's createPet (the name as sent) fails on.
+  it('fails createPet.long-name against a provider that cuts names to 100 characters, and only that check', async () => {
+    const { report, provider } = run({ cutNamesAt: 100 }, { limits: false })
+    const result = await report
+    const sent = provider.created.map((body) => (JSON.parse(body) as { name: string }).name)
+    expect(sent.map((name) => name.length)).toContain(255)
+    const failed = result.checks.filter((check) => check.outcome === 'fail')
+    expect(failed.map((check) => [check.id, check.advisory === undefined ? 'hard' : 'advisory'])).toEqual([['createPet.long-name', 'hard']])
+    expect(failed[0]).toMatchObject({
+      expected: 'the name as sent, all 255 characters',
+      actual: 'the name cut to its first 100 characters',
+    })
+  })
+
+  it('skips createPet.long-name when the long name is refused with 400, and says so in an advisory finding', async () => {
+    const result = await run({ maxNameLength: 64 }, { limits: false }).report
+    expect(result.checks.find((check) => check.id === 'createPet.long-name')).toMatchObject({
+      outcome: 'skip',
+      reason: 'the target refused the name with 400: see createPet.long-name-accepted',
+    })
+    expect(result.checks.find((check) => check.id === 'createPet.long-name-accepted')).toMatchObject({
+      outcome: 'fail',
+      advisory: 'constraints on name (its length) are not shown',
+    })
+    expect(result.failed).toBe(0)
   })
 
   it('asks for pets above 2^53 by their exact ids', async () => {
