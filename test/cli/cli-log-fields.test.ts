@@ -59,12 +59,15 @@ it('logs a refused provider state with its message, on one line, naming the acce
   expect(response.status).toBe(400)
   await response.arrayBuffer()
   const deadline = Date.now() + 5000
-  while (!cli.stdout().includes('POST /__sim/provider-states') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+  while (!cli.stdout().includes('POST /__sim/provider-states') && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 20))
   const line = cli
     .stdout()
     .split('\n')
     .find((candidate) => candidate.startsWith('POST /__sim/provider-states'))
-  expect(line).toMatch(/^POST \/__sim\/provider-states 400 invalid_provider_state \d+\.\dms - - refused: Unknown provider state "a pet called Rex exists\?2J\?fake line"\. /)
+  expect(line).toMatch(
+    /^POST \/__sim\/provider-states 400 invalid_provider_state \d+\.\dms - - refused: Unknown provider state "a pet called Rex exists\?2J\?fake line"\. /,
+  )
   for (const phrase of ['a pet with id {id} exists', 'no pet with id {id} exists', 'the catalogue is empty', 'getPet is past its sunset']) {
     expect(line).toContain(JSON.stringify(phrase))
   }

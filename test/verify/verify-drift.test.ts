@@ -452,7 +452,8 @@ describe('verify --writes fails the check a drift breaks', () => {
     const report = await run(
       async (sent, response) => {
         // The first pet created: the long-name one (issue 36) comes after it.
-        if (created === undefined && isCreate(sent) && response.status === 201) created = String(((await response.json()) as { id: number }).id)
+        if (created === undefined && isCreate(sent) && response.status === 201)
+          created = String(((await response.json()) as { id: number }).id)
         if (created !== undefined && sent.method === 'GET' && sent.url.pathname === `/v1/pets/${created}`) {
           return changed(response, { status: 404, json: () => ({ code: 'pet_not_found', message: 'No pet', status: 404 }) })
         }

@@ -217,7 +217,10 @@ function getPetHeaders(state: OperationContext): Readonly<Record<string, string>
 function storeFull(nextId: number): ApiError {
   if (nextId > maxPetId) {
     // Ids end at 2^53 - 2 (a snapshot's `nextId` stays a safe integer); only a catalogue set up near the top gets here.
-    return new ApiError('store_full', `No id is left for a new pet: ids go up to ${maxPetId} (2^53 - 2); reset the simulator (POST /__sim/reset)`)
+    return new ApiError(
+      'store_full',
+      `No id is left for a new pet: ids go up to ${maxPetId} (2^53 - 2); reset the simulator (POST /__sim/reset)`,
+    )
   }
   return new ApiError(
     'store_full',

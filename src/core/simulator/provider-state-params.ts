@@ -45,7 +45,8 @@ export function checkParams(declared: readonly ProviderStateParam[], given: Read
 
 /** A parameter's accepted values in words: `a whole number from 1 to 9007199254740990`, `one of free, pro`. */
 export function describeRange(param: ProviderStateParam): string {
-  if (param.type === 'integer') return `a whole number from ${param.minimum ?? Number.MIN_SAFE_INTEGER} to ${param.maximum ?? Number.MAX_SAFE_INTEGER}`
+  if (param.type === 'integer')
+    return `a whole number from ${param.minimum ?? Number.MIN_SAFE_INTEGER} to ${param.maximum ?? Number.MAX_SAFE_INTEGER}`
   if (param.values !== undefined) return `one of ${param.values.join(', ')}`
   return param.maxLength === undefined ? 'a string' : `a string of 1 to ${param.maxLength} characters`
 }

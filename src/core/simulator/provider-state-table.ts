@@ -48,7 +48,15 @@ export const providerStates: readonly ProviderStateDefinition[] = [
       // Up to 2^53 - 2, as every pet id (`maxPetId`): the id after it stays free, and the snapshot restorable.
       petId('the pet’s id', 1, maxPetId),
       { name: 'name', type: 'string', required: false, default: 'Pet {id}', maxLength: maxNameLength, description: 'its name' },
-      { name: 'categoryId', type: 'integer', required: false, default: 1, minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'its category' },
+      {
+        name: 'categoryId',
+        type: 'integer',
+        required: false,
+        default: 1,
+        minimum: 1,
+        maximum: Number.MAX_SAFE_INTEGER,
+        description: 'its category',
+      },
       { name: 'status', type: 'string', required: false, default: 'available', values: petStatuses, description: 'its status' },
     ],
     holds: 'the pet exists with exactly these values; createPet’s next id is after it',

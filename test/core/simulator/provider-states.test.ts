@@ -85,8 +85,14 @@ describe('applyProviderState', () => {
 
   it.each([
     [{ state: 'a pet with id {id} exists', params: { id: 2 ** 53 - 1 } }, /id must be a whole number from 1 to 9007199254740990/],
-    [{ state: 'the key {key} has no requests left this minute', params: { key: '<API_KEY>', plan: 'business' } }, /no key of plan business/],
-    [{ state: 'the key {key} has no requests left this minute', params: { key: 'team-free-key', plan: 'pro' } }, /is of plan free, not pro/],
+    [
+      { state: 'the key {key} has no requests left this minute', params: { key: '<API_KEY>', plan: 'business' } },
+      /no key of plan business/,
+    ],
+    [
+      { state: 'the key {key} has no requests left this minute', params: { key: 'team-free-key', plan: 'pro' } },
+      /is of plan free, not pro/,
+    ],
   ])('refuses %j before the reset: the journal, a created pet and a clock move stay', (body, message) => {
     const sim = simulator()
     sim.store.create({ name: 'Kept', categoryId: 2 })
@@ -98,11 +104,17 @@ describe('applyProviderState', () => {
 
   it('takes <API_KEY> as whichever key the verifier puts in: every key spent, or every key of the plan', () => {
     const spent = (sim: SimulatorCore) =>
-      sim.state().keys.filter((key) => key.minute.remaining === 0).map((key) => key.plan)
+      sim
+        .state()
+        .keys.filter((key) => key.minute.remaining === 0)
+        .map((key) => key.plan)
     const sim = simulator()
     expect(applyProviderState(sim, { state: 'the key <API_KEY> has no requests left this minute' }).params).toEqual({ key: '<API_KEY>' })
     expect(spent(sim).sort()).toEqual(['free', 'pro', 'pro'])
-    expect(applyProviderState(sim, { state: 'the key {key} has no requests left this minute', params: { key: '<API_KEY>', plan: 'pro' } }).params).toEqual({
+    expect(
+      applyProviderState(sim, { state: 'the key {key} has no requests left this minute', params: { key: '<API_KEY>', plan: 'pro' } })
+        .params,
+    ).toEqual({
       key: '<API_KEY>',
       plan: 'pro',
     })
