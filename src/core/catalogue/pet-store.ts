@@ -29,7 +29,7 @@ export interface PetStore {
   create(newPet: NewPet): Pet
   /** Whether `create` has added as many pets as it may until a reset (see {@link PetStoreOptions.maxCreated}). */
   readonly full: boolean
-  /** The pet `create` would make, without making it. */
+  /** @internal The pet `create` would make, without making it. */
   preview(newPet: NewPet): Pet
   /** Every pet, ascending by id: a frozen copy, so changing it changes nothing in the store. */
   all(): readonly Pet[]
