@@ -3,7 +3,7 @@ import { createSimulatorCore, type SimulatorCore, type SimulatorOptions } from '
 import { createApiHandlers } from './handlers/api-handlers.ts'
 import { createSimulatorFetch, type SimulatorFetch } from './simulator-fetch.ts'
 
-export { demoKeySpec, resolveBaseUrl, type SimulatorOptions } from './core/simulator/simulator-core.ts'
+export { demoKeySpec, type SimulatorOptions } from './core/simulator/simulator-core.ts'
 export type { SimulatorFetch } from './simulator-fetch.ts'
 
 /**

@@ -50,11 +50,12 @@ export interface App {
    * Fetch standard's network error (which `fetch` itself turns into a rejection).
    */
   fetch(request: Request, transport?: TransportFacts): Promise<Response>
-  /** Whether a path is the app's own (API, control, OpenAPI), for middleware that passes the rest on. */
+  /** @internal Whether a path is the app's own (API, control, OpenAPI), for middleware that passes the rest on. */
   owns(path: string): boolean
-  /** The methods a CORS preflight allows: every method of a route, and OPTIONS. */
+  /** @internal The methods a CORS preflight allows: every method of a route, and OPTIONS. */
   readonly allowedMethods: string
   /**
+   * @internal
    * The refusal the app would answer a Fetch request with before serving it, or undefined when it admits it: under
    * `/__sim` the control plane's guard (a foreign `Origin` or `Host`, a client off loopback, no admin token), elsewhere
    * a `Host` that is not allowed (journaled, as the app journals it). The msw lane asks before the user's handlers, so

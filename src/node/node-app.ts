@@ -13,14 +13,3 @@ import { readOpenApiDocument } from './openapi-document.ts'
 export function createNodeApp(options: AppOptions = {}): App {
   return createPortableApp({ openApiDocument: readOpenApiDocument, ...options })
 }
-
-/**
- * The name {@link createNodeApp} had in 0.x, kept for the code written
- * against it. It is the same function.
- *
- * @deprecated Use {@link createNodeApp}: `createApp` from `petstore-sim` is a
- * different function (the app without the OpenAPI document from disk), and
- * one name for two functions made imports ambiguous.
- * @alias (for knip: a duplicate export on purpose)
- */
-export const createApp: (options?: AppOptions) => App = createNodeApp

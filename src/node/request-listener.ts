@@ -50,7 +50,8 @@ export interface ListenerOptions {
   readonly sendTimeoutMs?: number
 }
 
-type NodeListener = (incoming: IncomingMessage, outgoing: ServerResponse) => void
+/** A `node:http` request listener, as `http.createServer(listener)` takes it. */
+export type NodeListener = (incoming: IncomingMessage, outgoing: ServerResponse) => void
 
 /**
  * Writes a plain answer and logs it; `started` is from {@link startTimer}.

@@ -445,18 +445,10 @@ describe('the OpenAPI document', () => {
   })
 
   it('is exported for in-process users', async () => {
-    const { readOpenApiDocument, openApiDocumentPath } = await import('../../src/node.ts')
+    const { readOpenApiDocument } = await import('../../src/node.ts')
+    const { openApiDocumentPath } = await import('../../src/node/openapi-document.ts')
     expect(openApiDocumentPath()).toMatch(/fixtures\/openapi\.yaml$/)
     expect(((await readOpenApiDocument()).document as { info: { title: string } }).info.title).toBe('Animal Store Service')
-  })
-
-  it('is served by the deprecated createApp of petstore-sim/node too, the 0.x name of createNodeApp', async () => {
-    const { createApp } = await import('../../src/node.ts')
-    const server = await startServer({ port: 0, host: '127.0.0.1', log: 'silent', app: createApp({ seed: 1 }) })
-    servers.push(server)
-    const asJson = await fetch(`${server.url}/openapi.json`)
-    expect(asJson.status).toBe(200)
-    expect(((await asJson.json()) as { info: { title: string } }).info.title).toBe('Animal Store Service')
   })
 })
 

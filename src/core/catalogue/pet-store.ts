@@ -32,11 +32,12 @@ export interface PetStore {
    * {@link PetStoreOptions.maxCreated}), or no id is left (`nextId` past `maxPetId`, 2^53 - 2).
    */
   readonly full: boolean
-  /** The pet `create` would make, without making it. */
+  /** @internal The pet `create` would make, without making it. */
   preview(newPet: NewPet): Pet
   /** Every pet, ascending by id: a frozen copy, so changing it changes nothing in the store. */
   all(): readonly Pet[]
   /**
+   * @internal
    * The pets as they stand now, ascending by id, a slice at a time: each call
    * of the function returned gives the next `count` ([] after the last).
    * Creating, resetting or loading afterwards changes nothing it gives. It
@@ -46,20 +47,21 @@ export interface PetStore {
    * are some 10 MiB of objects).
    */
   reader(): (count: number) => readonly Pet[]
-  /** Puts the store back to its initial pets; ids start again after the highest of them. Costs O(1): new, empty columns. */
+  /** @internal Puts the store back to its initial pets (the simulator's `reset()`); ids start again after the highest of them. Costs O(1): new, empty columns. */
   reset(): void
   readonly size: number
   /** The id the next created pet gets. */
   readonly nextId: number
-  /** A number that changes whenever what the store holds does (a create, a reset, a load): what a cache of pages checks. */
+  /** @internal A number that changes whenever what the store holds does (a create, a reset, a load): what a cache of pages checks. */
   readonly revision: number
   /**
+   * @internal
    * Replaces what the store holds (a restored snapshot): these pets, and ids
    * from `nextId` on. The initial pets, which `reset` returns to, stay. The
    * caller validates: ids unique and below `nextId`.
    */
   load(pets: readonly Pet[], nextId: number): void
-  /** New initial pets (a scenario's catalogue, possibly a compact one), and a reset to them. */
+  /** @internal New initial pets (a scenario's catalogue, possibly a compact one), and a reset to them. */
   replaceInitial(pets: readonly Pet[] | CompactPets): void
 }
 

@@ -80,14 +80,15 @@ export interface FaultRules {
   /** The number the next rule's id gets (`f<n>`). */
   readonly nextId: number
   /**
+   * @internal
    * Replaces the rules with these, as listed earlier (a restored snapshot),
    * ids and what is left of `times` included; the next id is `nextId`. All
    * or nothing: a `RangeError` naming the first bad rule changes nothing.
    */
   load(rules: readonly FaultRule[], nextId: number): void
-  /** Whether any rule is in force: the pipeline skips the step when none is. */
+  /** @internal Whether any rule is in force: the pipeline skips the step when none is. */
   readonly active: boolean
-  /** The rule that fires for a request, if any; draws from the generator and counts `times` down. */
+  /** @internal The rule that fires for a request, if any; draws from the generator and counts `times` down. */
   fire(route: CompiledRoute | undefined, method: string, path: string, key: ApiKey | undefined): FiredFault | undefined
 }
 

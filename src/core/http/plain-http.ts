@@ -77,7 +77,7 @@ export interface PlainResponse {
   readonly headers: Record<string, string>
   /** The body text (JSON for everything the API answers), or none. */
   readonly body: string | undefined
-  /** The journal entry of an API request, for logs (the journal's `RecordedRequest`). */
+  /** @internal The journal entry of an API request, for the Node lane's logs (the journal's `RecordedRequest`). */
   readonly journalEntry?: JournalRecordForLog | undefined
   /**
    * A fault rule's damage to the connection, for the lane to carry out:

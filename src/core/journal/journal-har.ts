@@ -11,7 +11,7 @@ export interface Har {
   }
 }
 
-interface HarNameValue {
+export interface HarNameValue {
   readonly name: string
   readonly value: string
 }

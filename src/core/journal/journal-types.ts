@@ -59,7 +59,7 @@ export interface RecordedRequest {
   readonly durationMs: number
   readonly forced?: true | undefined
   readonly fault?: string | undefined
-  /** The exchange, captured; undefined in a journal that keeps nothing. */
+  /** @internal The exchange, captured (read it as a {@link JournalEntry}); undefined in a journal that keeps nothing. */
   readonly exchange: CapturedExchange | undefined
 }
 

@@ -22,7 +22,7 @@ export type { JournalEntry, JournalSummary, RecordedRequest, RecordInput }
  * expect(JSON.parse(posted.request.body!.text)).toMatchObject({ name: 'Rex' })
  */
 export interface RequestJournal {
-  /** Records an answered request and returns it with its sequence number. */
+  /** @internal Records an answered request (the pipeline) and returns it with its sequence number. */
   record(input: RecordInput): RecordedRequest
   entries(): JournalEntry[]
   /** The most recent `count` entries, oldest first, without copying the rest. */

@@ -87,6 +87,7 @@ export interface SimulatorCore {
   readonly clock: SimulatorClock
   /** The API keys in force, with their plans (a scenario may bring its own). */
   readonly keys: readonly ApiKey[]
+  /** @internal The rate limiter; what it holds is `state()`'s `keys` and `anonymous`. */
   readonly limiter: RateLimiter
   /** The requests the API answered with their whole exchange, most recent last: `find`, `count`, `waitFor`, `toHar`, `toPact`, `clear`. */
   readonly journal: RequestJournal & PactExport
@@ -104,13 +105,13 @@ export interface SimulatorCore {
   readonly basePath: string
   /** The origin and prefix of a full base URL (`https://api.example.com/v1`); `undefined` for a path prefix (any origin). */
   readonly baseOrigin: string | undefined
-  /** The API pipeline every lane answers API requests through. */
+  /** @internal The API pipeline every lane answers API requests through. */
   readonly pipeline: ApiPipeline
   /** The fault rules in force: `add(rule)` -> id, `remove(id)`, `list()`, `clear()`. `reset()` puts back the ones given as options. */
   readonly faults: FaultRules
   /** Largest request body in bytes that any lane reads. */
   readonly bodyLimit: number
-  /** Which web pages may call over the network (see `corsOrigins`). */
+  /** @internal Which web pages may call over the network (see `corsOrigins`). */
   readonly origins: OriginPolicy
   /**
    * What happens to the simulator, as it happens: each request the API

@@ -139,15 +139,3 @@ export function readStatus(sources: StatusSources): SimulatorStatus {
     faultKinds: faultKindList,
   }
 }
-
-// The 0.x names of the status view. `simulator.state()` is a status; a snapshot is `simulator.snapshot()` (state/).
-/** @deprecated Renamed {@link SimulatorStatus}: a snapshot is what `simulator.snapshot()` returns. */
-export type SimulatorSnapshot = SimulatorStatus
-/** @deprecated Renamed {@link KeyStatus}. */
-export type KeySnapshot = KeyStatus
-/** @deprecated Renamed {@link WindowStatus}. */
-export type WindowSnapshot = WindowStatus
-/** @deprecated Renamed {@link OperationStatus}. */
-export type OperationSnapshot = OperationStatus
-/** @deprecated Renamed {@link FaultKindStatus}. */
-export type FaultKindSnapshot = FaultKindStatus

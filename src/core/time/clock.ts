@@ -133,13 +133,13 @@ export interface SimulatorClock extends ManualClock {
   /** Lets time run again from where it stands. */
   unfreeze(): void
   readonly frozen: boolean
-  /** Forgets every `advance`, `set` and `freeze`: the clock follows its source again. */
+  /** @internal Forgets every `advance`, `set` and `freeze` (the simulator's `reset()`): the clock follows its source again. */
   resetOffset(): void
   /** What the clock adds to its source, in ms (while running), and where it stands while frozen. */
   readonly setting: ClockSetting
-  /** Puts back a {@link ClockSetting} read earlier (a restored snapshot); checked against the clock's range first. */
+  /** @internal Puts back a {@link ClockSetting} read earlier (a restored snapshot); checked against the clock's range first. */
   restore(setting: ClockSetting): void
-  /** Throws the `RangeError` {@link restore} would for this setting, changing nothing: a restore checks everything before it starts. */
+  /** @internal Throws the `RangeError` {@link restore} would for this setting, changing nothing: a restore checks everything before it starts. */
   checkSetting(setting: ClockSetting): void
 }
 
