@@ -22,13 +22,25 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 echo "container step: $(podman --version), runc $(runc --version | head -n 1 | awk '{ print $3 }')"
 
-# Whatever a failed run left: test containers (by label) and the image's stale tarballs.
+# Whatever a failed run left: test containers (by label), the tarball, podman's API service (for Testcontainers).
+service_dir=
+service_pid=
 cleanup() {
+  if [ -n "$service_pid" ]; then kill "$service_pid" 2> /dev/null || true; fi
   podman ps --all --quiet --filter label=petstore-sim-test=1 | xargs --no-run-if-empty podman rm --force --volumes > /dev/null 2>&1 || true
-  rm -f petstore-sim-*.tgz
+  rm -rf petstore-sim-*.tgz test/container/generated
+  if [ -n "$service_dir" ]; then rm -rf "$service_dir"; fi
 }
 trap cleanup EXIT
 cleanup
+service_dir=$(mktemp -d)
+
+# Podman's Docker-compatible API on a socket of this run's own, for the Testcontainers recipe (docs/ci.md).
+podman system service --time=0 "unix://$service_dir/podman.sock" > "$service_dir/service.log" 2>&1 &
+service_pid=$!
+export DOCKER_HOST="unix://$service_dir/podman.sock"
+for attempt in $(seq 100); do [ -S "$service_dir/podman.sock" ] && break; sleep 0.1; done
+[ -S "$service_dir/podman.sock" ] || { echo "container step: podman system service did not start" >&2; cat "$service_dir/service.log" >&2; exit 1; }
 
 started=$(seconds)
 if [ "${PETSTORE_SIM_REUSE_BASE:-}" = 1 ] && [ "${CI:-}" != true ] && podman image exists "$base"; then

@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
-    include: ['test/matrix/**/*.test.ts', 'test/verify/verify-matrix.test.ts', 'test/container/**/*.test.ts'],
+    include: ['test/matrix/**/*.test.ts', 'test/verify/verify-matrix.test.ts', 'test/container/*.test.ts'],
     env: { PETSTORE_SIM_TEST_TARGETS: 'container' },
     fileParallelism: false,
     testTimeout: 60_000,
