@@ -50,6 +50,7 @@ export interface CliOptions extends StateCliOptions {
   pact?: string
   pactConsumer: string
   pactProvider: string
+  readyFile?: string
   corsOrigin: string[]
   maxPets: number
 }
@@ -200,6 +201,9 @@ export function createProgram(): Command {
     .addOption(option('--pact <file>', "write the journal as a Pact 4 file at shutdown (GET /__sim/requests.pact's pact)", 'PACT'))
     .addOption(option('--pact-consumer <name>', "the consumer's name in the --pact file", 'PACT_CONSUMER').default(defaults.pact.consumer))
     .addOption(option('--pact-provider <name>', "the provider's name in the --pact file", 'PACT_PROVIDER').default(defaults.pact.provider))
+    .addOption(
+      option('--ready-file <file>', "once listening, write the API's URL to this file (removed at start and at exit)", 'READY_FILE'),
+    )
     .addOption(
       option(
         '--cors-origin <origin>',

@@ -4,6 +4,7 @@ import { coverageMarkdown, coverageSummary } from '../core/journal/contract-cove
 import type { RunningServer } from '../node/server.ts'
 import type { CliOptions } from './cli-options.ts'
 import type { GuardedOutput } from './guarded-output.ts'
+import { removeReadyFile } from './ready-file.ts'
 
 /** Exit code at shutdown when `--state`, `--coverage` or `--pact` could not be written: the run itself went well. */
 const notSavedExitCode = 1
@@ -24,6 +25,12 @@ export function stopOnSignals(running: RunningServer, options: CliOptions, outpu
         process.exitCode = notSavedExitCode
       })
       .then(() => {
+        // Not ready any more: a script that checks the file must not take a stopped simulator's URL for a live one.
+        try {
+          if (options.readyFile !== undefined) removeReadyFile(options.readyFile)
+        } catch {
+          // Gone already, or its folder with it: nothing is left to mislead.
+        }
         reportCoverage(running, options, output)
         writePact(running, options)
         process.exit(process.exitCode ?? 0)

@@ -8,6 +8,7 @@ import { createNodeApp } from '../node/node-app.ts'
 import { createRequestLogger } from '../node/request-log.ts'
 import { startServer, type RunningServer, type StartServerOptions } from '../node/server.ts'
 import { printBanner } from './cli-banner.ts'
+import { removeReadyFile, writeReadyFile } from './ready-file.ts'
 import { loadHandlers, readFaults, readJsonFile, readKeys } from './cli-inputs.ts'
 import { createProgram, type CliOptions } from './cli-options.ts'
 import { stopOnSignals } from './cli-shutdown.ts'
@@ -44,6 +45,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
 
   let running: RunningServer
   try {
+    if (options.readyFile !== undefined) removeReadyFile(options.readyFile)
     running = await startServer(await toServerOptions(options, config, output, secrets))
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
@@ -53,6 +55,15 @@ export async function runCli(argv: readonly string[]): Promise<void> {
     return fail((error as Error).message)
   }
   printBanner(running, options, config, output)
+  if (options.readyFile !== undefined) {
+    try {
+      writeReadyFile(options.readyFile, running.apiUrl)
+    } catch (error) {
+      fail(`--ready-file: cannot write ${options.readyFile} (${(error as Error).message})`)
+      await running.close()
+      return
+    }
+  }
   output.serving()
   stopOnSignals(running, options, output)
   if (options.watch === true) {

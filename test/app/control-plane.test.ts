@@ -150,6 +150,27 @@ describe('the control plane is guarded per request, however the app is served', 
     }
   })
 
+  it('answers the health probe from any address and Host, token or not (orchestrators probe from outside)', async () => {
+    const guarded = createPortableApp({ control: { adminToken: 's3cret' } })
+    for (const served of [app, guarded]) {
+      for (const clientAddress of ['10.88.0.1', '203.0.113.9', 'fe80::1', undefined]) {
+        for (const method of ['GET', 'HEAD']) {
+          const probe = await served.fetch(new Request('http://10.88.0.5:4010/__sim/health', { method }), { clientAddress })
+          expect(probe.status, `${method} from ${clientAddress}`).toBe(200)
+        }
+        const state = await served.fetch(new Request('http://10.88.0.5:4010/__sim/state'), { clientAddress })
+        expect(state.status, `state from ${clientAddress}`).toBe(served === app ? 403 : 401)
+      }
+    }
+    const health = await app.fetch(new Request('http://10.88.0.5:4010/__sim/health'), { clientAddress: '10.88.0.1' })
+    expect(await health.json()).toMatchObject({ status: 'ok' })
+    // A page on another origin is still refused: the probe exception is for orchestrators, not web pages.
+    const fromPage = await app.fetch(new Request('http://10.88.0.5:4010/__sim/health', { headers: { 'sec-fetch-site': 'cross-site' } }), {
+      clientAddress: '10.88.0.1',
+    })
+    expect(fromPage.status).toBe(403)
+  })
+
   it('serves any address that has the admin token, and no address without it', async () => {
     const guarded = createPortableApp({ control: { adminToken: 's3cret' } })
     const reset = (clientAddress: string, authorization?: string) =>

@@ -334,13 +334,14 @@ describe('logs', () => {
 })
 
 describe('control endpoints and admin token', () => {
-  it('needs the admin token when one is given', async () => {
+  it('needs the admin token when one is given (but for the health probe, issue #37)', async () => {
     const cli = await start(['--admin-token', 'let-me-in'])
-    const refused = await checkedFetch(`${cli.origin}/__sim/health`)
+    const refused = await checkedFetch(`${cli.origin}/__sim/clock`)
     expect(refused.status).toBe(401)
     expect((await refused.json()).code).toBe('admin_unauthorized')
-    expect((await checkedFetch(`${cli.origin}/__sim/health`, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401)
-    expect((await checkedFetch(`${cli.origin}/__sim/health`, { headers: { authorization: 'Bearer let-me-in' } })).status).toBe(200)
+    expect((await checkedFetch(`${cli.origin}/__sim/clock`, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401)
+    expect((await checkedFetch(`${cli.origin}/__sim/clock`, { headers: { authorization: 'Bearer let-me-in' } })).status).toBe(200)
+    expect((await checkedFetch(`${cli.origin}/__sim/health`)).status).toBe(200)
   })
 })
 
@@ -383,25 +384,28 @@ describe('control endpoints, checked per request', () => {
   it('serves loopback clients under a loopback or allowed Host name, and refuses another name (DNS rebinding)', async () => {
     const cli = await start(['--log', 'silent', '--allowed-host', 'sim.internal'])
     const port = new URL(cli.origin).port
-    const health = (host: string) =>
+    const status = (path: string, host: string) =>
       new Promise<number>((resolve, reject) => {
-        httpRequest(`${cli.origin}/__sim/health`, { headers: { host } }, (response) => {
+        httpRequest(`${cli.origin}${path}`, { headers: { host } }, (response) => {
           response.resume()
           resolve(response.statusCode!)
         })
           .on('error', reject)
           .end()
       })
-    expect(await health(`127.0.0.1:${port}`)).toBe(200)
-    expect(await health(`localhost:${port}`)).toBe(200)
-    expect(await health(`sim.internal:${port}`)).toBe(200)
-    expect(await health(`attacker.example:${port}`)).toBe(403)
+    expect(await status('/__sim/clock', `127.0.0.1:${port}`)).toBe(200)
+    expect(await status('/__sim/clock', `localhost:${port}`)).toBe(200)
+    expect(await status('/__sim/clock', `sim.internal:${port}`)).toBe(200)
+    expect(await status('/__sim/clock', `attacker.example:${port}`)).toBe(403)
+    // The health probe answers under any name: a probe from outside uses whatever name reaches the machine (issue #37).
+    expect(await status('/__sim/health', `attacker.example:${port}`)).toBe(200)
   })
 
-  it('with --admin-token, wants the token from every client', async () => {
+  it('with --admin-token, wants the token from every client (but for the health probe)', async () => {
     const cli = await start(['--log', 'silent', '--admin-token', 's3cret'])
-    expect((await fetch(`${cli.origin}/__sim/health`)).status).toBe(401)
-    expect((await fetch(`${cli.origin}/__sim/health`, { headers: { authorization: 'Bearer s3cret' } })).status).toBe(200)
+    expect((await fetch(`${cli.origin}/__sim/clock`)).status).toBe(401)
+    expect((await fetch(`${cli.origin}/__sim/clock`, { headers: { authorization: 'Bearer s3cret' } })).status).toBe(200)
+    expect((await fetch(`${cli.origin}/__sim/health`)).status).toBe(200)
   })
 })
 

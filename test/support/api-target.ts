@@ -25,6 +25,8 @@ export interface ApiTarget {
   journal(): Promise<JournalEntry[]>
   /** The journal's queries and contract coverage: in-process, or over HTTP (`/__sim/requests…`). */
   readonly journalClient: JournalClient
+  /** The admin token the control plane requires, when the target is started with one (the container, reached from outside). */
+  readonly adminToken?: string
 }
 
 /** The keys every target accepts. */

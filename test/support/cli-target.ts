@@ -20,8 +20,21 @@ export async function startCliTarget(args: readonly string[] = []): Promise<ApiT
     pageOrigin,
     ...args,
   ])
-  const control = async (path: string, body?: unknown) => {
-    const response = await fetch(`${cli.origin}/__sim${path}`, {
+  return controlledTarget(cli.apiUrl, cli.origin, fetch, () => cli.stop())
+}
+
+/**
+ * A simulator served over HTTP, driven through its control endpoints at `origin`: the API is sent with the global
+ * `fetch`, the control requests with `control` (the global `fetch`, or one that adds an admin token).
+ */
+export function controlledTarget(
+  apiUrl: string,
+  origin: string,
+  control: (input: string, init?: RequestInit) => Promise<Response>,
+  close: () => Promise<unknown>,
+): ApiTarget & { close(): Promise<unknown> } {
+  const post = async (path: string, body?: unknown) => {
+    const response = await control(`${origin}/__sim${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -29,17 +42,17 @@ export async function startCliTarget(args: readonly string[] = []): Promise<ApiT
     if (!response.ok) throw new Error(`POST /__sim${path} answered ${response.status}: ${await response.text()}`)
   }
   return {
-    apiUrl: cli.apiUrl,
+    apiUrl,
     fetch: (input, init) => fetch(input, init),
     async reset() {
-      await control('/reset')
+      await post('/reset')
       // Frozen, like the in-process manual clock: time moves only when a scenario moves it.
-      await control('/clock', { set: scenarioStart, freeze: true })
+      await post('/clock', { set: scenarioStart, freeze: true })
     },
-    advanceClock: (milliseconds) => control('/clock', { advance: milliseconds }),
-    setClock: (iso) => control('/clock', { set: iso }),
+    advanceClock: (milliseconds) => post('/clock', { advance: milliseconds }),
+    setClock: (iso) => post('/clock', { set: iso }),
     async addFault(rule) {
-      const response = await fetch(`${cli.origin}/__sim/faults`, {
+      const response = await control(`${origin}/__sim/faults`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(rule),
@@ -48,13 +61,13 @@ export async function startCliTarget(args: readonly string[] = []): Promise<ApiT
       return ((await response.json()) as { ids: string[] }).ids[0]!
     },
     async removeFault(id) {
-      const response = await fetch(`${cli.origin}/__sim/faults/${id}`, { method: 'DELETE' })
+      const response = await control(`${origin}/__sim/faults/${id}`, { method: 'DELETE' })
       if (!response.ok) throw new Error(`DELETE /__sim/faults/${id} answered ${response.status}`)
     },
     async journal() {
-      return ((await (await fetch(`${cli.origin}/__sim/requests`)).json()) as { requests: JournalEntry[] }).requests
+      return ((await (await control(`${origin}/__sim/requests`)).json()) as { requests: JournalEntry[] }).requests
     },
-    journalClient: httpJournalClient(fetch, cli.origin),
-    close: () => cli.stop(),
+    journalClient: httpJournalClient(control, origin),
+    close,
   }
 }

@@ -2,22 +2,27 @@ import { afterAll, beforeAll, describe } from 'vitest'
 import type { ApiTarget } from './api-target.ts'
 import { startAppTarget } from './app-target.ts'
 import { startCliTarget } from './cli-target.ts'
+import { startContainerTarget } from './container-target.ts'
 import { startInProcessTarget } from './in-process-target.ts'
 import { startSimulatorFetchTarget } from './simulator-fetch-target.ts'
 
+/** The image the container target runs: set by the container step of CI (test/container/run-container-tests.sh). */
+const testImage = process.env.PETSTORE_SIM_TEST_IMAGE
+
 /**
  * Every way the simulator is reached, each answering through its own lane:
- * the MSW handlers in-process, the web-standard `app.fetch`, `simulator.fetch`, and the real CLI
- * on its direct Node lane and with `--engine msw`. (h3's `describeMatrix` is
- * the model.)
+ * the MSW handlers in-process, the web-standard `app.fetch`, `simulator.fetch`, the real CLI
+ * on its direct Node lane and with `--engine msw`, and, in the container step, the image through a published port.
+ * (h3's `describeMatrix` is the model.)
  */
-export const targets = {
+export const targets: Record<string, () => Promise<ApiTarget & { close(): unknown }>> = {
   'msw setupServer': async () => startInProcessTarget(),
   'app.fetch': async () => startAppTarget(),
   'simulator.fetch': async () => startSimulatorFetchTarget(),
   'CLI (direct lane)': () => startCliTarget(),
   'CLI --engine msw': () => startCliTarget(['--engine', 'msw']),
-} satisfies Record<string, () => Promise<ApiTarget & { close(): unknown }>>
+  ...(testImage === undefined ? {} : { container: () => startContainerTarget(testImage) }),
+}
 
 /**
  * Defines the same tests once per target. `PETSTORE_SIM_TEST_TARGETS`
@@ -25,6 +30,11 @@ export const targets = {
  */
 export function describeMatrix(title: string, define: (target: () => ApiTarget) => void): void {
   const only = process.env.PETSTORE_SIM_TEST_TARGETS?.split(',').map((name) => name.trim())
+  // A target asked for that does not exist (`container` without an image) fails the run, rather than run nothing.
+  const unknown = only?.filter((name) => !(name in targets))
+  if (unknown !== undefined && unknown.length > 0) {
+    throw new Error(`PETSTORE_SIM_TEST_TARGETS names ${unknown.join(', ')}: no such target here (${Object.keys(targets).join(', ')})`)
+  }
   for (const [name, start] of Object.entries(targets)) {
     if (only !== undefined && !only.includes(name)) continue
     describe(`${title} [${name}]`, () => {

@@ -25,8 +25,15 @@ import type { ControlOptions } from './control-route.ts'
  * browser's navigation cannot send `Authorization`, and the page is the
  * same static document the package ships, with no data in it. Every request
  * it then makes for data or to change anything needs the token.
+ *
+ * The health check (`probe`) is the other: it answers every client, token or
+ * not, loopback or not, whatever its `Host`. Orchestrators probe from outside
+ * (a Kubernetes `httpGet` probe, compose, a load balancer: none sends a token,
+ * and in a container even `-p 127.0.0.1:…` arrives from the bridge's address),
+ * and it tells nothing the API does not: it changes nothing, and holds no key.
  */
-export function guard(request: PlainRequest, options: ControlOptions, shell: boolean, hosts: HostPolicy): void {
+export function guard(request: PlainRequest, options: ControlOptions, access: ControlAccess, hosts: HostPolicy): void {
+  const shell = access === 'shell'
   const origin = request.header('origin')
   if (origin !== undefined && !isSameOrigin(origin, request.authority)) {
     throw new ApiError('foreign_origin', `Control endpoints do not serve pages on other origins (Origin ${origin})`)
@@ -42,6 +49,7 @@ export function guard(request: PlainRequest, options: ControlOptions, shell: boo
   if (site !== undefined && site !== 'same-origin' && site !== 'none' && !(shell && request.header('sec-fetch-mode') === 'navigate')) {
     throw new ApiError('foreign_origin', `Control endpoints do not serve pages on other origins (Sec-Fetch-Site: ${site})`)
   }
+  if (access === 'probe') return
   if (options.adminToken !== undefined) {
     if (!shell) requireAdmin(request, options.adminToken)
   } else if (request.transport.local !== true) {
@@ -63,6 +71,16 @@ export function guard(request: PlainRequest, options: ControlOptions, shell: boo
       throw new ApiError('unsupported_media_type', 'Control requests that change state must be sent as application/json')
     }
   }
+}
+
+/** Which of the guard's exceptions a request falls under: the dashboard's page, the health probe, or none. */
+export type ControlAccess = 'shell' | 'probe' | 'guarded'
+
+/** `path` is under `/__sim` (`/` for the dashboard's page). */
+export function controlAccess(method: string, path: string): ControlAccess {
+  if (method === 'GET' && path === '/') return 'shell'
+  if ((method === 'GET' || method === 'HEAD') && path === '/health') return 'probe'
+  return 'guarded'
 }
 
 function isSameOrigin(origin: string, authority: string | undefined): boolean {

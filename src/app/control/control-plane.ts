@@ -8,7 +8,7 @@ import { snapshotRoutes } from './snapshot-routes.ts'
 import { scenarioRoutes } from './scenario-routes.ts'
 import { clockRoutes, clockReading } from './clock-routes.ts'
 import { faultRoutes } from './fault-routes.ts'
-import { adminTokenProblem, guard } from './control-guard.ts'
+import { adminTokenProblem, controlAccess, guard } from './control-guard.ts'
 import { controlPath, matchControlPath, type ControlOptions, type ControlRoute } from './control-route.ts'
 import { pactRoutes } from './pact-routes.ts'
 import { providerStateRoutes } from './provider-state-routes.ts'
@@ -20,7 +20,7 @@ export { controlPath, type ControlOptions, type ControlRoute }
  * The simulator's control endpoints, which need no API key and never count
  * against a limit:
  *
- * - `GET /__sim/health`: `{ "status": "ok", "pets": n, "now": iso }` once ready;
+ * - `GET /__sim/health`: `{ "status": "ok", "pets": n, "now": iso }` once ready, to any client (probes from outside);
  * - `POST /__sim/reset`: back to the initial catalogue, no counts or bans, empty journal, clock offset undone;
  * - `GET /__sim/clock`, `POST /__sim/clock` with `{ "advance": "90s" }` and/or `{ "set": "2030-12-05T00:00:00Z" }`,
  *   and optionally `"freeze": true | false`: `{ "now": iso, "epochMs": n, "frozen": boolean }` (`clock-routes.ts`);
@@ -86,11 +86,11 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
     methods: [...new Set(routes.map((route) => route.method))],
     routes: routes.map(({ method, path, name }) => ({ method, path, name })),
     closeStreams: () => streams.closeAll(),
-    check: (request) => guard(request, options, request.method === 'GET' && (request.path.slice(controlPath.length) || '/') === '/', hosts),
+    check: (request) => guard(request, options, controlAccess(request.method, request.path.slice(controlPath.length) || '/'), hosts),
     respond(request) {
       // `/__sim` is the dashboard too, as `/__sim/` (its links are absolute).
       const path = request.path.slice(controlPath.length) || '/'
-      guard(request, options, request.method === 'GET' && path === '/', hosts)
+      guard(request, options, controlAccess(request.method, path), hosts)
       const { samePath, id } = matchControlPath(routes, path)
       // HEAD wherever GET is, as on the API: readiness probes (wait-on, for one) ask with HEAD.
       const method = request.method === 'HEAD' ? 'GET' : request.method

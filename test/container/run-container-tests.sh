@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The container step of CI (.ci/run runs it after `npm test`): builds the image from the packed package on a stand-in
+# for the official Node base (no public image registry is reached here), then runs, through a published port, the
+# scenario matrix and verify's checks against it (the `container` target of test/support/matrix.ts) and the image's
+# own tests (test/container/*.test.ts). Any failure fails the step; nothing is skipped. Prints the image's size and
+# the time each phase took.
+# PETSTORE_SIM_REUSE_BASE=1 keeps a stand-in base built by an earlier local run (CI always builds it afresh).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export CONTAINERS_CONF="$PWD/test/container/containers.conf"
+base=localhost/node:24-bookworm-slim-standin
+image=localhost/petstore-sim:ci
+seconds() { date +%s.%N; }
+elapsed() { awk -v from="$1" -v to="$(seconds)" 'BEGIN { printf "%.1f s", to - from }'; }
+
+missing=()
+for tool in podman runc debootstrap podman-compose; do command -v "$tool" > /dev/null || missing+=("$tool"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "container step: installing ${missing[*]} from Debian"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman runc debootstrap podman-compose > /dev/null
+fi
+echo "container step: $(podman --version), runc $(runc --version | head -n 1 | awk '{ print $3 }')"
+
+# Whatever a failed run left: test containers (by label), the tarball, podman's API service (for Testcontainers).
+service_dir=
+service_pid=
+cleanup() {
+  if [ -n "$service_pid" ]; then kill "$service_pid" 2> /dev/null || true; fi
+  podman ps --all --quiet --filter label=petstore-sim-test=1 | xargs --no-run-if-empty podman rm --force --volumes > /dev/null 2>&1 || true
+  rm -rf petstore-sim-*.tgz test/container/generated
+  if [ -n "$service_dir" ]; then rm -rf "$service_dir"; fi
+}
+trap cleanup EXIT
+cleanup
+service_dir=$(mktemp -d)
+
+# Podman's Docker-compatible API on a socket of this run's own, for the Testcontainers recipe (docs/ci.md).
+podman system service --time=0 "unix://$service_dir/podman.sock" > "$service_dir/service.log" 2>&1 &
+service_pid=$!
+export DOCKER_HOST="unix://$service_dir/podman.sock"
+for attempt in $(seq 100); do [ -S "$service_dir/podman.sock" ] && break; sleep 0.1; done
+[ -S "$service_dir/podman.sock" ] || { echo "container step: podman system service did not start" >&2; cat "$service_dir/service.log" >&2; exit 1; }
+
+started=$(seconds)
+if [ "${PETSTORE_SIM_REUSE_BASE:-}" = 1 ] && [ "${CI:-}" != true ] && podman image exists "$base"; then
+  echo "container step: reusing $base (PETSTORE_SIM_REUSE_BASE=1)"
+else
+  bash test/container/build-standin-base.sh "$base"
+fi
+echo "container step: stand-in base in $(elapsed "$started")"
+
+started=$(seconds)
+npm pack --silent > /dev/null
+podman build --quiet --format docker --build-arg "BASE_IMAGE=$base" --tag "$image" . > /dev/null
+size=$(podman image inspect --format '{{.Size}}' "$image")
+base_size=$(podman image inspect --format '{{.Size}}' "$base")
+awk -v size="$size" -v base="$base_size" -v took="$(elapsed "$started")" \
+  'BEGIN { printf "container step: image %s built in %s: %.0f MB (%.0f MB over the base)\n", "'"$image"'", took, size / 1e6, (size - base) / 1e6 }'
+
+started=$(seconds)
+PETSTORE_SIM_TEST_IMAGE="$image" npx vitest run --config test/container/vitest.config.ts
+echo "container step: tests in $(elapsed "$started")"
