@@ -3,8 +3,7 @@ import { ApiError } from '../http/api-error.ts'
 import type { JournalEntry } from '../journal/journal-types.ts'
 import { pactApiKeyPlaceholder, pactInvalidApiKey, toInteraction, type PactInteraction } from './pact-interaction.ts'
 
-export type { PactBody } from './pact-bodies.ts'
-export { pactApiKeyPlaceholder, pactInvalidApiKey, type PactInteraction, type PactProviderState } from './pact-interaction.ts'
+export type { PactInteraction } from './pact-interaction.ts'
 
 /** What `journal.toPact` and `GET /__sim/requests.pact` take. */
 export interface PactOptions {
