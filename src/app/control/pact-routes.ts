@@ -4,7 +4,7 @@ import { parseJournalFilter } from '../../core/journal/journal-filter.ts'
 import type { SimulatorCore } from '../../core/simulator/simulator-core.ts'
 import { applyProviderState } from '../../core/simulator/provider-states.ts'
 // Not `journal.toPact`: the browser build leaves that out (core/contract/pact-module.ts), the control plane keeps it.
-import { toPact, type Pact } from '../../core/contract/pact-export.ts'
+import { convertInChunks, toPact } from '../../core/contract/pact-export.ts'
 import { readJson } from './control-body.ts'
 import type { ControlRoute } from './control-route.ts'
 
@@ -24,7 +24,7 @@ export function pactRoutes(simulator: SimulatorCore): ControlRoute[] {
       method: 'GET',
       path: '/requests.pact',
       name: 'requestsPact',
-      resolve(request) {
+      async resolve(request) {
         const { filter, extra } = parseJournalFilter(request.query, simulator.basePath, ['consumer', 'provider', 'simulatorChoices'])
         const { consumer, provider, simulatorChoices } = extra
         if (simulatorChoices !== undefined && simulatorChoices !== 'include' && simulatorChoices !== 'leave-out') {
@@ -33,17 +33,17 @@ export function pactRoutes(simulator: SimulatorCore): ControlRoute[] {
             `simulatorChoices must be include or leave-out (got ${JSON.stringify(simulatorChoices.slice(0, 40))})`,
           )
         }
-        let pact: Pact
+        const options = { consumer, provider, simulatorChoices: simulatorChoices === 'include' }
+        const { pact: recorder } = simulator
         try {
-          pact = toPact(
-            simulator.pact.entries(filter),
-            { consumer, provider, simulatorChoices: simulatorChoices === 'include' },
-            simulator.pact.overflow(),
-          )
+          toPact([], options)
         } catch (error) {
-          if (error instanceof RangeError) throw new ApiError('invalid_query_parameter', error.message)
-          throw error
+          throw new ApiError('invalid_query_parameter', (error as Error).message)
         }
+        const entries = recorder.entries(filter)
+        // A first export of many interactions: converted 20 at a time, the API's requests answered in between.
+        await convertInChunks(entries, recorder.conversions, () => new Promise((resolve) => setTimeout(resolve, 0)))
+        const pact = toPact(entries, options, recorder.overflow(), recorder.conversions)
         return jsonResponse(pact, 200, { 'Content-Disposition': 'attachment; filename="petstore-sim.pact.json"' })
       },
     },

@@ -23,7 +23,7 @@ export interface PactExport {
 export function withPactExport<Journal extends RequestJournal>(journal: Journal, recorder: PactRecorder): Journal & PactExport {
   return Object.assign(journal, {
     toPact: ({ filter, ...options }: PactOptions & { readonly filter?: JournalFilter } = {}) =>
-      toPact(recorder.entries(filter), options, recorder.overflow()),
+      toPact(recorder.entries(filter), options, recorder.overflow(), recorder.conversions),
     clearPact: () => recorder.clear(),
   })
 }
