@@ -92,7 +92,7 @@ export function toPact(entries: readonly JournalEntry[], options: PactOptions = 
   if (overflow > 0) {
     throw new ApiError(
       'pact_too_large',
-      `More than ${defaults.pact.maxInteractions} distinct interactions were recorded (${overflow} more were not kept): ` +
+      `More than ${defaults.pact.maxInteractions} distinct interactions were recorded (${overflow}${overflow >= defaults.pact.maxInteractions ? ' or more' : ''} more were not kept): ` +
         'clear them between test files (journal.clearPact(), DELETE /__sim/requests.pact)',
     )
   }
