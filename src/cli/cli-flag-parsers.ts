@@ -3,6 +3,7 @@ import { parseDuration } from '../core/time/duration.ts'
 import { parsePlan } from '../core/access/plans.ts'
 import { normaliseOrigin } from '../core/access/origin-policy.ts'
 import type { Latency } from '../core/operations/operation-context.ts'
+import { checkPartyName } from '../core/contract/pact-export.ts'
 
 export function wholeNumber(name: string, min: number, max: number) {
   return (value: string): number => {
@@ -109,5 +110,16 @@ export function refuseBareNumber(value: string): void {
   const number = value.trim()
   if (/^\d+(?:\.\d+)?$/.test(number)) {
     throw new InvalidArgumentError(`a duration needs a unit: ${number}ms, ${number}s or ${number}m (500ms, 30s, 10m, 1h).`)
+  }
+}
+
+/** `--pact-consumer`, `--pact-provider`: a party name a broker can show and a file name can hold (no `/`, no `..`). */
+export function partyName(role: 'consumer' | 'provider') {
+  return (value: string): string => {
+    try {
+      return checkPartyName(value, role)
+    } catch (error) {
+      throw new InvalidArgumentError(`--pact-${(error as Error).message}.`)
+    }
   }
 }

@@ -17,6 +17,7 @@ import {
   parseDurationFlag,
   parseLatency,
   wholeNumber,
+  partyName,
 } from './cli-flag-parsers.ts'
 import { withStateOptions, type StateCliOptions } from './state-options.ts'
 
@@ -51,6 +52,7 @@ export interface CliOptions extends StateCliOptions {
   pactConsumer: string
   pactProvider: string
   readyFile?: string
+  pactSimulatorChoices?: boolean
   corsOrigin: string[]
   maxPets: number
 }
@@ -198,9 +200,24 @@ export function createProgram(): Command {
         .default(defaults.maxPipelinedRequests),
     )
     .addOption(option('--coverage <file>', 'write contract coverage at shutdown: Markdown if the name ends in .md, else JSON', 'COVERAGE'))
-    .addOption(option('--pact <file>', "write the journal as a Pact 4 file at shutdown (GET /__sim/requests.pact's pact)", 'PACT'))
-    .addOption(option('--pact-consumer <name>', "the consumer's name in the --pact file", 'PACT_CONSUMER').default(defaults.pact.consumer))
-    .addOption(option('--pact-provider <name>', "the provider's name in the --pact file", 'PACT_PROVIDER').default(defaults.pact.provider))
+    .addOption(option('--pact <file>', "write the requests' Pact 4 file at shutdown (GET /__sim/requests.pact's pact)", 'PACT'))
+    .addOption(
+      option('--pact-consumer <name>', "the consumer's name in the --pact file", 'PACT_CONSUMER')
+        .argParser(partyName('consumer'))
+        .default(defaults.pact.consumer),
+    )
+    .addOption(
+      option('--pact-provider <name>', "the provider's name in the --pact file", 'PACT_PROVIDER')
+        .argParser(partyName('provider'))
+        .default(defaults.pact.provider),
+    )
+    .addOption(
+      option(
+        '--pact-simulator-choices',
+        "also write the answers the spec does not define (the simulator's own 400s, 410) to the --pact file, marked as such",
+        'PACT_SIMULATOR_CHOICES',
+      ),
+    )
     .addOption(
       option('--ready-file <file>', "once listening, write the API's URL to this file (removed at start and at exit)", 'READY_FILE'),
     )

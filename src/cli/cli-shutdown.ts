@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs'
+import { writeTextAtomically } from '../node/atomic-write.ts'
 import { defaults } from '../core/defaults.ts'
 import { coverageMarkdown, coverageSummary } from '../core/journal/contract-coverage.ts'
 import type { RunningServer } from '../node/server.ts'
@@ -24,7 +25,7 @@ export function stopOnSignals(running: RunningServer, options: CliOptions, outpu
         process.stderr.write(`petstore-sim: ${error.message}; the state of this run is not saved\n`)
         process.exitCode = notSavedExitCode
       })
-      .then(() => {
+      .then(async () => {
         // Not ready any more: a script that checks the file must not take a stopped simulator's URL for a live one.
         try {
           if (options.readyFile !== undefined) removeReadyFile(options.readyFile)
@@ -32,7 +33,7 @@ export function stopOnSignals(running: RunningServer, options: CliOptions, outpu
           // Gone already, or its folder with it: nothing is left to mislead.
         }
         reportCoverage(running, options, output)
-        writePact(running, options)
+        await writePact(running, options, output)
         process.exit(process.exitCode ?? 0)
       })
   }
@@ -54,12 +55,30 @@ function reportCoverage(running: RunningServer, options: CliOptions, output: Gua
   }
 }
 
-/** At shutdown: the journal as a Pact 4 file to `--pact <file>` (docs/pact.md). */
-function writePact(running: RunningServer, options: CliOptions): void {
+/**
+ * At shutdown: the run's pact to `--pact <file>` (docs/pact.md), written like `--state` (whole or not at all, never
+ * through a symbolic link), then one line saying what was written; an empty pact is written too, with a warning.
+ */
+async function writePact(running: RunningServer, options: CliOptions, output: GuardedOutput): Promise<void> {
   if (options.pact === undefined) return
   try {
-    const pact = running.simulator.journal.toPact({ consumer: options.pactConsumer, provider: options.pactProvider })
-    writeFileSync(options.pact, `${JSON.stringify(pact, null, 2)}\n`)
+    const pact = running.simulator.journal.toPact({
+      consumer: options.pactConsumer,
+      provider: options.pactProvider,
+      simulatorChoices: options.pactSimulatorChoices === true,
+    })
+    await writeTextAtomically(options.pact, `${JSON.stringify(pact, null, 2)}\n`)
+    const count = pact.interactions.length
+    output.writeLine(`pact written: ${options.pact}, ${count} interaction${count === 1 ? '' : 's'}`)
+    if (count === 0) {
+      const leftOut = pact.metadata['petstore-sim'].simulatorChoicesLeftOut
+      process.stderr.write(
+        `petstore-sim: --pact: warning: ${options.pact} has no interactions` +
+          (leftOut > 0
+            ? ` (${leftOut} left out as the simulator's own answers: --pact-simulator-choices writes them)\n`
+            : ' (no API request was answered)\n'),
+      )
+    }
   } catch (error) {
     process.stderr.write(`petstore-sim: --pact: cannot write ${options.pact} (${(error as Error).message})\n`)
     process.exitCode = notSavedExitCode

@@ -37,7 +37,17 @@ export const defaults = Object.freeze({
    */
   maxPendingWaits: 256,
   /** The parties a pact exported from the journal names (`journal.toPact`, `GET /__sim/requests.pact`, `--pact`). */
-  pact: Object.freeze({ consumer: 'animal-store-consumer', provider: 'animal-store' }),
+  pact: Object.freeze({
+    consumer: 'animal-store-consumer',
+    provider: 'animal-store',
+    /**
+     * The most distinct interactions a simulator keeps for its pact until they are cleared (issue 36): a test suite
+     * has some dozens; a client sending ever new query names would have as many. Past it an export fails, saying so.
+     */
+    maxInteractions: 500,
+    /** The most bytes of an exported pact's interactions (UTF-16 units of their JSON): some 8 MB, past it `pact_too_large`. */
+    maxBytes: 8 * 1024 * 1024,
+  }),
   ban: Object.freeze({ after: 10, durationMs: 10 * 60_000 }),
   /**
    * The most rate-limit buckets kept for callers without a valid key (one per

@@ -39,8 +39,7 @@ const petsPerChunk = 10_000
  * copy of the list, and pets are frozen, so the file is one consistent state.
  */
 export async function writeAtomically(path: string, snapshot: StateSnapshot): Promise<void> {
-  const { path: temporary, descriptor } = createTemporaryFileSync(path)
-  try {
+  await writeWhole(path, async (descriptor) => {
     const { pets } = snapshot.catalogue
     // The document with an empty pet list, split where the pets go.
     const [head, tail] = JSON.stringify({ ...snapshot, catalogue: { ...snapshot.catalogue, pets: [] } }).split('"pets":[]')
@@ -50,6 +49,19 @@ export async function writeAtomically(path: string, snapshot: StateSnapshot): Pr
       await writeText(descriptor, start === 0 ? chunk : `,${chunk}`)
     }
     await writeText(descriptor, `]${tail}`)
+  })
+}
+
+/** Writes `text` to `path` as a snapshot is written: whole or not at all, never through a symbolic link (`--pact`). */
+export async function writeTextAtomically(path: string, text: string): Promise<void> {
+  await writeWhole(path, (descriptor) => writeText(descriptor, text))
+}
+
+/** A temporary file next to `path` (`O_EXCL | O_NOFOLLOW`), filled by `fill`, fsynced, renamed over `path`, the folder fsynced. */
+async function writeWhole(path: string, fill: (descriptor: number) => Promise<void>): Promise<void> {
+  const { path: temporary, descriptor } = createTemporaryFileSync(path)
+  try {
+    await fill(descriptor)
     await promisify(fsync)(descriptor)
   } catch (error) {
     await promisify(close)(descriptor).catch(() => {})

@@ -1,17 +1,19 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Pact } from '../../src/core/contract/pact-export.ts'
-import { startCli } from '../support/cli-process.ts'
+import { runCli, startCli } from '../support/cli-process.ts'
 
-// `--pact <file>` (issue #30): the journal written as a Pact 4 file at shutdown, as `--coverage` is.
+// `--pact <file>` (issues #30, 36): the run's interactions written as a Pact 4 file at shutdown, resets included,
+// written like --state (atomically, never through a symbolic link), with one line saying what was written.
 
 const directory = mkdtempSync(join(tmpdir(), 'petstore-sim-pact-cli-'))
 afterAll(() => rmSync(directory, { recursive: true, force: true }))
+const auth = { authorization: 'Bearer demo-pro-key' }
 
 describe('--pact <file>', () => {
-  it('writes the pact at shutdown, with the parties named by --pact-consumer and --pact-provider', async () => {
+  it('writes every interaction of the run, a POST /__sim/reset between tests included, and says so in one line', async () => {
     const file = join(directory, 'web-animal-store.json')
     const cli = await startCli([
       '--port',
@@ -25,9 +27,11 @@ describe('--pact <file>', () => {
       '--pact-provider',
       'animal-store',
     ])
-    const auth = { authorization: 'Bearer demo-pro-key' }
+    // Test 1, then the Playwright recipe's reset, then test 2.
     expect((await fetch(`${cli.apiUrl}/pets/2`, { headers: auth })).status).toBe(200)
     expect((await fetch(`${cli.apiUrl}/pets/2`, { headers: auth })).status).toBe(200)
+    const reset = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }
+    expect((await fetch(`${cli.origin}/__sim/reset`, reset)).status).toBe(200)
     expect((await fetch(`${cli.apiUrl}/pets`)).status).toBe(401)
     expect(await cli.stop()).toBe(0)
     const pact = JSON.parse(readFileSync(file, 'utf8')) as Pact
@@ -35,9 +39,46 @@ describe('--pact <file>', () => {
     expect(pact.provider).toEqual({ name: 'animal-store' })
     expect(pact.metadata.pactSpecification.version).toBe('4.0')
     expect(pact.interactions.map((interaction) => interaction.description)).toEqual([
-      'getPet GET /v1/pets/2 with demo-pro-key: 200',
+      'getPet GET /v1/pets/2 with an API key: 200',
       'listPets GET /v1/pets without an API key: 401 missing_api_key',
     ])
+    expect(cli.stdout()).toContain(`pact written: ${file}, 2 interactions\n`)
+    expect(cli.stderr()).toBe('')
+  })
+
+  it("warns on an empty pact, and writes the simulator's own answers only with --pact-simulator-choices", async () => {
+    for (const [flags, count] of [
+      [[], 0],
+      [['--pact-simulator-choices'], 1],
+    ] as const) {
+      const file = join(directory, `choices-${count}.json`)
+      const cli = await startCli(['--port', '0', '--log', 'silent', '--pact', file, ...flags])
+      expect((await fetch(`${cli.apiUrl}/pets?limit=500`, { headers: auth })).status).toBe(400)
+      expect(await cli.stop()).toBe(0)
+      expect((JSON.parse(readFileSync(file, 'utf8')) as Pact).interactions).toHaveLength(count)
+      expect(cli.stdout()).toContain(`pact written: ${file}, ${count} interaction`)
+      if (count === 0)
+        expect(cli.stderr()).toContain(`--pact: warning: ${file} has no interactions (1 left out as the simulator's own answers`)
+      else expect(cli.stderr()).toBe('')
+    }
+  })
+
+  it('replaces a symbolic link at the file name, never its target', async () => {
+    const target = join(directory, 'precious.txt')
+    writeFileSync(target, 'keep me')
+    const file = join(directory, 'linked.json')
+    symlinkSync(target, file)
+    const cli = await startCli(['--port', '0', '--log', 'silent', '--pact', file])
+    await fetch(`${cli.apiUrl}/pets/1`, { headers: auth })
+    expect(await cli.stop()).toBe(0)
+    expect(readFileSync(target, 'utf8')).toBe('keep me')
+    expect((JSON.parse(readFileSync(file, 'utf8')) as Pact).interactions).toHaveLength(1)
+  })
+
+  it.each(['../../x/../y', 'a/../../../../etc/passwd'])('refuses the party name %j with a usage error', async (name) => {
+    const cli = runCli(['--port', '0', '--log', 'silent', '--pact', join(directory, 'never.json'), '--pact-consumer', name])
+    expect(await cli.exited).toBe(2)
+    expect(cli.stderr()).toContain('--pact-consumer must be 1 to 128 letters, digits, spaces or ._@-')
   })
 
   it('says so on stderr and exits 1 when the file cannot be written', async () => {

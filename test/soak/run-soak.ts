@@ -687,6 +687,51 @@ patterns.push({
   },
 })
 
+patterns.push({
+  name: 'pact-exports',
+  what: 'a journal of 1,000 API requests of a consumer (pages of 1 to 100 pets, filters, getPet, createPet with secrets in the body), then 6 clients exporting GET /__sim/requests.pact back to back, 20 s (issue 36: 99 MB and a request blocked 1,058 ms before)',
+  async run(simulator) {
+    const { port } = simulator
+    const api = `http://127.0.0.1:${port}/v1`
+    const headers = { Authorization: 'Bearer demo-enterprise-key', 'Content-Type': 'application/json' }
+    for (let index = 0; index < 1000; index++) {
+      const kind = index % 10
+      const response =
+        kind === 0
+          ? await fetch(`${api}/pets`, {
+              method: 'POST',
+              headers,
+              body: JSON.stringify({ name: `Pet ${index}`, categoryId: 1, password: 'CANARY' }),
+            })
+          : await fetch(
+              `${api}/${kind === 1 ? `pets/${(index % 50) + 1}` : `pets?limit=${(index % 100) + 1}${kind === 2 ? '&status=available' : ''}`}`,
+              { headers },
+            )
+      await response.arrayBuffer()
+    }
+    const until = Date.now() + 20_000
+    let exports = 0
+    let bytes = 0
+    let slowest = 0
+    let leaked = 0
+    const exporters = Array.from({ length: 6 }, async () => {
+      while (Date.now() < until) {
+        const started = performance.now()
+        const text = await (await fetch(`http://127.0.0.1:${port}/__sim/requests.pact`)).text()
+        slowest = Math.max(slowest, performance.now() - started)
+        bytes = text.length
+        if (text.includes('CANARY')) leaked++
+        exports++
+      }
+    })
+    const latency = await legitimateLatency(port, until)
+    await Promise.all(exporters)
+    return {
+      notes: `${exports} exports of ${bytes} bytes each (slowest ${slowest.toFixed(1)} ms), ${leaked} with the canary; RSS after ${simulator.memory().now.toFixed(0)} MiB; ${latency}`,
+    }
+  },
+})
+
 const chosen = process.argv.slice(2)
 const results: Array<{ name: string; baseline: number; peak: number; notes: string; seconds: number }> = []
 for (const pattern of patterns) {

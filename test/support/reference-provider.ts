@@ -71,6 +71,20 @@ export interface ReferenceProvider {
   readonly created: string[]
   /** Every request's method and path with query, in order. */
   readonly requests: string[]
+  /** What a provider team's Pact state handlers do (issue 36): put the provider into a state, and back. */
+  readonly states: ReferenceStates
+}
+
+export interface ReferenceStates {
+  /** The pet exists with exactly these values (replacing one with its id). */
+  putPet(pet: { id: number; name: string; categoryId: number; status?: Status }): void
+  removePet(id: number): void
+  /** No pets at all. */
+  empty(): void
+  /** The key has used its whole minute. */
+  spendMinute(token: string): void
+  /** The catalogue and the counters as they were at the start. */
+  restore(): void
 }
 
 /** `keys` maps each API key to its plan's limits. The API is under `/v1`. */
@@ -222,7 +236,32 @@ export function createReferenceProvider(
     return json(200, petJson(pet), { ...headers, ...deprecation })
   }
 
-  return { fetch: handle, created, requests }
+  const initialPets = [...pets]
+  const initialNextId = nextId
+  const states: ReferenceStates = {
+    putPet(pet) {
+      states.removePet(pet.id)
+      pets.push({ id: BigInt(pet.id), name: pet.name, categoryId: BigInt(pet.categoryId), status: pet.status, listedFrom: 0 })
+      if (nextId <= BigInt(pet.id)) nextId = BigInt(pet.id) + 1n
+    },
+    removePet(id) {
+      const index = pets.findIndex((pet) => pet.id === BigInt(id))
+      if (index !== -1) pets.splice(index, 1)
+    },
+    empty: () => void pets.splice(0),
+    spendMinute(token) {
+      const limits = keys[token]
+      if (limits === undefined) throw new Error(`no key ${token}`)
+      rateHeaders(token, limits, false)
+      counters.get(token)!.minute = limits.perMinute
+    },
+    restore() {
+      pets.splice(0, pets.length, ...initialPets)
+      nextId = initialNextId
+      counters.clear()
+    },
+  }
+  return { fetch: handle, created, requests, states }
 }
 
 /** A pet as JSON text, ids as their digits (exact past 2^53). */

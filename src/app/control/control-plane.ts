@@ -32,7 +32,7 @@ export { controlPath, type ControlOptions, type ControlRoute }
  * - `GET /__sim/state`: `simulator.state()`, what the dashboard shows;
  * - `GET /__sim/events`: server-sent events of requests and state changes, for the dashboard;
  * - `GET|PUT /__sim/snapshot`, `GET|POST /__sim/scenario`: the whole state, and scenarios (`snapshot-routes.ts`, `scenario-routes.ts`);
- * - `GET /__sim/requests.pact`, `POST /__sim/provider-states`: Pact both ways (`pact-routes.ts`);
+ * - `GET|DELETE /__sim/requests.pact`, `POST /__sim/provider-states`: Pact both ways (`pact-routes.ts`);
  * - `GET /__sim/provider-states`: the provider states with their parameters (`provider-state-routes.ts`).
  */
 export interface ControlPlane {

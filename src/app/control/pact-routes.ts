@@ -4,18 +4,17 @@ import { parseJournalFilter } from '../../core/journal/journal-filter.ts'
 import type { SimulatorCore } from '../../core/simulator/simulator-core.ts'
 import { applyProviderState } from '../../core/simulator/provider-states.ts'
 // Not `journal.toPact`: the browser build leaves that out (core/contract/pact-module.ts), the control plane keeps it.
-import { toPact } from '../../core/contract/pact-export.ts'
+import { convertInChunks, toPact } from '../../core/contract/pact-export.ts'
 import { readJson } from './control-body.ts'
 import type { ControlRoute } from './control-route.ts'
-
-/** Names of a pact's parties: letters, digits and a few separators, as brokers show them in URLs. */
-const partyName = /^[A-Za-z0-9][A-Za-z0-9 ._@/-]{0,127}$/
 
 /**
  * Pact both ways (docs/pact.md):
  *
- * - `GET /__sim/requests.pact?consumer=&provider=` and every journal filter: `journal.toPact`, a Pact 4 file
- *   (`Content-Disposition: attachment`);
+ * - `GET /__sim/requests.pact?consumer=&provider=&simulatorChoices=include` and every journal filter: the interactions
+ *   recorded since the simulator started or they were cleared (resets keep them), a Pact 4 file
+ *   (`Content-Disposition: attachment`); a bad party name is a 400 `invalid_query_parameter`;
+ * - `DELETE /__sim/requests.pact`: forgets those interactions (the journal's entries stay);
  * - `POST /__sim/provider-states` with `{"state", "params", "action"}`, the body Pact's verifier posts to a
  *   provider-state URL: `applyProviderState`, 200 with the state as applied, 400 `invalid_provider_state`.
  */
@@ -25,19 +24,34 @@ export function pactRoutes(simulator: SimulatorCore): ControlRoute[] {
       method: 'GET',
       path: '/requests.pact',
       name: 'requestsPact',
-      resolve(request) {
-        const { filter, extra } = parseJournalFilter(request.query, simulator.basePath, ['consumer', 'provider'])
-        for (const [name, value] of Object.entries(extra)) {
-          if (!partyName.test(value)) {
-            throw new ApiError(
-              'invalid_query_parameter',
-              `${name} must be 1 to 128 letters, digits, spaces or ._@/- (got ${JSON.stringify(value)})`,
-            )
-          }
+      async resolve(request) {
+        const { filter, extra } = parseJournalFilter(request.query, simulator.basePath, ['consumer', 'provider', 'simulatorChoices'])
+        const { consumer, provider, simulatorChoices } = extra
+        if (simulatorChoices !== undefined && simulatorChoices !== 'include' && simulatorChoices !== 'leave-out') {
+          throw new ApiError(
+            'invalid_query_parameter',
+            `simulatorChoices must be include or leave-out (got ${JSON.stringify(simulatorChoices.slice(0, 40))})`,
+          )
         }
-        const pact = toPact(simulator.journal.find(filter), { consumer: extra.consumer, provider: extra.provider })
+        const options = { consumer, provider, simulatorChoices: simulatorChoices === 'include' }
+        const { pact: recorder } = simulator
+        try {
+          toPact([], options)
+        } catch (error) {
+          throw new ApiError('invalid_query_parameter', (error as Error).message)
+        }
+        const entries = recorder.entries(filter)
+        // A first export of many interactions: converted 20 at a time, the API's requests answered in between.
+        await convertInChunks(entries, recorder.conversions, () => new Promise((resolve) => setTimeout(resolve, 0)))
+        const pact = toPact(entries, options, recorder.overflow(), recorder.conversions)
         return jsonResponse(pact, 200, { 'Content-Disposition': 'attachment; filename="petstore-sim.pact.json"' })
       },
+    },
+    {
+      method: 'DELETE',
+      path: '/requests.pact',
+      name: 'clearPact',
+      resolve: () => jsonResponse({ cleared: simulator.pact.clear() }, 200),
     },
     {
       method: 'POST',

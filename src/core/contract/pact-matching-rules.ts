@@ -1,79 +1,72 @@
-import { apiRoutes, type OperationName } from '../operations/api-routes.ts'
-import { petStatuses, type Pet } from '../model/pet-types.ts'
+import { petStatuses } from '../model/pet-types.ts'
 
-// How a pact exported from the journal matches what the provider answers: by type or pattern wherever the contract
-// leaves the value open, exactly only where the spec fixes it (the HTTP status, the Error body's `status`, the sunset
-// date). Derived from the route table and the API's types; test/core/journal/pact-matching-rules.test.ts derives
-// the same rules from fixtures/openapi.yaml and holds the two equal.
+// How a pact exported from the journal matches what a provider answers, derived from the specification (the Animal
+// Store spec, and docs/where-the-spec-is-silent.md for what is the simulator's own), not from fixtures/openapi.yaml,
+// which also documents the simulator's choices (Deprecation's format, Location, the 400s of listPets). A pact is a
+// promise handed to another team: it asks what the spec promises and what the consumer saw, nothing else.
 
-/** One Pact matcher (V4 `matchingRules`): a type, an integer, or a regular expression the whole value must match. */
+/** One Pact matcher (V4 `matchingRules`): a type (a list's length bounds), an integer, or a regular expression. */
 export type PactMatcher =
-  | { readonly match: 'type'; readonly min?: number }
+  | { readonly match: 'type'; readonly min?: number; readonly max?: number }
   | { readonly match: 'integer' }
   | { readonly match: 'regex'; readonly regex: string }
 
 /** Matchers by a path (`$.id`) or a header name, each applied with AND. */
 export type PactRuleSet = Record<string, { readonly combine: 'AND'; readonly matchers: readonly PactMatcher[] }>
 
-/** A whole number written in decimal, with no sign and no leading zero, of at least `minimum` (0 or 1). */
-function wholeNumber(minimum: 0 | 1): PactMatcher {
-  return { match: 'regex', regex: minimum === 0 ? '^(0|[1-9][0-9]*)$' : '^[1-9][0-9]*$' }
-}
-
-/** The path createPet's `Location` names: getPet's path under any prefix, with a positive id. */
-const getPetPath = apiRoutes.find((route) => route.operation === 'getPet')!.path
+/** Decimal digits: the spec gives the rate-limit headers as counts and a Unix timestamp, with no other format. */
+const digits: PactMatcher = { match: 'regex', regex: '^[0-9]+$' }
 
 /**
- * The response headers a pact keeps, by the name the OpenAPI document gives them, with their matcher, or `exact`
- * for a value the spec fixes. Every other header (CORS, `Content-Length`, petstore-sim's own) is left out: a pact
- * lists only what the consumer relies on, and a provider may add headers freely.
+ * `Retry-After` as RFC 9110 §10.2.3 allows it: delta-seconds or an HTTP date (IMF-fixdate). The spec leaves its
+ * unit and format open ("Unit and format of the Retry-After value: not shown"), so either passes.
  */
-export const pactHeaderMatchers: Readonly<Record<string, PactMatcher | 'exact'>> = {
-  'Content-Type': { match: 'regex', regex: '^application/json(;.*)?$' },
-  'X-RateLimit-Limit': wholeNumber(1),
-  'X-RateLimit-Remaining': wholeNumber(0),
-  'X-RateLimit-Reset': wholeNumber(0),
-  'Retry-After': wholeNumber(1),
-  Location: { match: 'regex', regex: `^[^?#]*${getPetPath.replace('{petId}', '[1-9][0-9]*')}$` },
-  'WWW-Authenticate': { match: 'regex', regex: '^Bearer( .*)?$' },
-  Deprecation: { match: 'regex', regex: '^@[0-9]+$' },
-  // The spec's removal date, 5 December 2030: the one header value it fixes.
-  Sunset: 'exact',
-  Link: { match: 'regex', regex: '^<[^<>]*[/]pets>; rel=["]successor-version["]$' },
+const retryAfter: PactMatcher = {
+  match: 'regex',
+  regex:
+    '^([0-9]+|(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$',
 }
 
-/** A pet's fields: ids and categories are integers, a name any string, the status one of the spec's enumeration. */
-const petFieldMatchers: { readonly [field in keyof Pet]-?: PactMatcher } = {
+/**
+ * The response headers a pact expects, all of them named by the spec: `Content-Type` ("JSON is used for request and
+ * response bodies (content type application/json)"), the `X-RateLimit-*` trio ("present on every API response"), and
+ * `Retry-After` on a 429. Headers the spec never names (`Deprecation`, `Sunset`, `Link`, `Location`,
+ * `WWW-Authenticate`, CORS, petstore-sim's own) are not expected: a provider that follows the spec may send none.
+ */
+export const pactHeaderMatchers = {
+  'Content-Type': { match: 'regex', regex: '^application/json(;.*)?$' },
+  'X-RateLimit-Limit': digits,
+  'X-RateLimit-Remaining': digits,
+  'X-RateLimit-Reset': digits,
+  'Retry-After': retryAfter,
+} as const satisfies Readonly<Record<string, PactMatcher>>
+
+/** The header names on every API answer, by the spec's rate-limit table. */
+export const everyAnswerHeaders = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const
+
+/** The statuses the spec defines per operation (429 applies to all); any other answer is the simulator's choice. */
+export const specStatuses: Readonly<Record<string, readonly number[]>> = {
+  listPets: [200, 401, 429],
+  createPet: [201, 400, 401, 429],
+  getPet: [200, 401, 404, 429],
+}
+
+/** A pet's fields matched by type: ids and categories integers, a name any string, a status one of the enumeration. */
+export const petFieldMatchers = {
   id: { match: 'integer' },
   name: { match: 'type' },
   categoryId: { match: 'integer' },
   status: { match: 'regex', regex: `^(${petStatuses.join('|')})$` },
-}
+} as const satisfies Record<string, PactMatcher>
 
-/** The Error body: `code` and `message` are the provider's words; `status` repeats the HTTP status, exactly. */
-const errorFieldMatchers = { code: { match: 'type' }, message: { match: 'type' } } as const satisfies Record<string, PactMatcher>
-
-/** What each operation's success answer holds: one pet, or a list of them. */
-export const successBodies = { listPets: 'Pets', createPet: 'Pet', getPet: 'Pet' } as const satisfies Partial<
-  Record<OperationName, 'Pet' | 'Pets'>
+/** The Error body: `code` and `message` are the provider's words; `status` repeats the HTTP status, so it is exact. */
+export const errorFieldMatchers = { '$.code': { match: 'type' }, '$.message': { match: 'type' } } as const satisfies Record<
+  string,
+  PactMatcher
 >
 
-/** The body schema of an answer: an Error for 4xx and 5xx, else the operation's success body (undefined: none known). */
-export function bodySchemaOf(operation: string, status: number): 'Pet' | 'Pets' | 'Error' | undefined {
-  if (status >= 400) return 'Error'
-  return Object.hasOwn(successBodies, operation) ? successBodies[operation as keyof typeof successBodies] : undefined
-}
-
-/** The body rules of a schema, by JSONPath. */
-export function bodyMatchers(schema: 'Pet' | 'Pets' | 'Error'): Record<string, PactMatcher> {
-  const rules: Record<string, PactMatcher> = {}
-  if (schema === 'Error') for (const [field, matcher] of Object.entries(errorFieldMatchers)) rules[`$.${field}`] = matcher
-  // A list of any length (none included: a provider's catalogue differs), each item a pet.
-  if (schema === 'Pets') rules.$ = { match: 'type', min: 0 }
-  const prefix = schema === 'Pets' ? '$[*].' : '$.'
-  if (schema !== 'Error') for (const [field, matcher] of Object.entries(petFieldMatchers)) rules[`${prefix}${field}`] = matcher
-  return rules
-}
+/** The `Authorization` a request carries with a valid key: `Bearer ` and any token (the pact's is a placeholder). */
+export const bearerMatcher: PactMatcher = { match: 'regex', regex: '^Bearer [^ ]+$' }
 
 /** Matchers as a V4 rule set: each alone, combined with AND. */
 export function ruleSet(matchers: Readonly<Record<string, PactMatcher>>): PactRuleSet {

@@ -1,21 +1,29 @@
 import type { JournalFilter } from '../journal/journal-filter.ts'
 import type { RequestJournal } from '../journal/request-journal.ts'
 import { toPact, type Pact, type PactOptions } from './pact-export.ts'
+import type { PactRecorder } from './pact-recorder.ts'
 
 // `journal.toPact`, statically: the sources and the Node build. The browser build swaps this file for
-// `pact-module-browser.ts` (rolldown.config.ts): the export weighs 1.8 kB gzipped, which every setupWorker page
-// would carry for a call made in Node (`npm run size` measured 61.1 kB against the 60 kB budget with it). The journal
-// itself (a floor below the contract) knows nothing of pacts: the simulator adds the export when it composes it.
+// `pact-module-browser.ts` (rolldown.config.ts): the export weighs some 3 kB gzipped, which every setupWorker page
+// would carry for a call made in Node. The journal itself (a floor below the contract) knows nothing of pacts: the
+// simulator adds the export, and the recorder that keeps its interactions past a reset, when it composes it.
 
-/** What the simulator's journal adds to a {@link RequestJournal}: its entries as a pact. */
+/** What the simulator's journal adds to a {@link RequestJournal}: its pact, kept apart from the journal's entries. */
 export interface PactExport {
-  /** The entries as a Pact 4 file, one interaction per distinct exchange, matching rules from the contract (docs/pact.md). */
+  /**
+   * The interactions recorded since the simulator was created or `clearPact()` was called, resets and journal clears
+   * included, as a Pact 4 file: one interaction per distinct shape, what the spec promises (docs/pact.md).
+   */
   toPact(options?: PactOptions & { readonly filter?: JournalFilter }): Pact
+  /** Forgets the pact's interactions (not the journal's entries); returns how many there were. */
+  clearPact(): number
 }
 
-/** The journal with {@link PactExport}: the same object, `toPact` added. */
-export function withPactExport<Journal extends RequestJournal>(journal: Journal): Journal & PactExport {
+/** The journal with {@link PactExport}: the same object, `toPact` and `clearPact` added. */
+export function withPactExport<Journal extends RequestJournal>(journal: Journal, recorder: PactRecorder): Journal & PactExport {
   return Object.assign(journal, {
-    toPact: ({ filter, ...names }: PactOptions & { readonly filter?: JournalFilter } = {}) => toPact(journal.find(filter), names),
+    toPact: ({ filter, ...options }: PactOptions & { readonly filter?: JournalFilter } = {}) =>
+      toPact(recorder.entries(filter), options, recorder.overflow(), recorder.conversions),
+    clearPact: () => recorder.clear(),
   })
 }

@@ -29,6 +29,8 @@ const errorUses = {
   method_not_allowed: 'A known path with a method it does not support; `Allow` lists the supported ones.',
   request_timeout:
     "The request's headers or body did not arrive in time (standalone server only; 10 s for the headers, 30 s for the whole request by default).",
+  pact_too_large:
+    'A pact export (`GET /__sim/requests.pact`, `journal.toPact`, `--pact`) past 500 distinct interactions or 8 MB: clear them between test files (`DELETE /__sim/requests.pact`), or filter.',
   endpoint_removed: 'getPet after its removal date (5 December 2030) on the simulator clock.',
   payload_too_large: 'A request body over the body limit (default 1 MiB).',
   unsupported_media_type: 'A body with a `Content-Type` that is not JSON, or a charset other than UTF-8.',

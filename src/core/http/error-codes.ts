@@ -25,6 +25,7 @@ export const errorStatuses = {
   route_not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,
+  pact_too_large: 409,
   endpoint_removed: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,

@@ -12,6 +12,8 @@ import { createRateLimiter } from '../access/rate-limiter.ts'
 import { createOriginPolicy } from '../access/origin-policy.ts'
 import { createRequestJournal } from '../journal/request-journal.ts'
 import { withPactExport } from '../contract/pact-module.ts'
+import { createPactRecorder } from '../contract/pact-recorder.ts'
+import { toEntry } from '../journal/journal-views.ts'
 import { createKeyScrubber } from '../journal/journal-redaction.ts'
 import { apiRoutes } from '../operations/api-routes.ts'
 import { createCoverageTally } from '../journal/contract-coverage.ts'
@@ -62,17 +64,24 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
   const limiter = createRateLimiter({ clock, ban, maxAnonymousBuckets: options.maxAnonymousBuckets ?? defaults.maxAnonymousBuckets })
   const deprecation = { ...getPetDeprecation, ...options.deprecation }
   const coverage = createCoverageTally(apiRoutes, () => deprecation.sunsetAt)
+  const scrub = createKeyScrubber(() => ring.keys)
+  // Kept apart from the journal, so that a reset or a journal clear between tests loses none of the pact (issue 36).
+  const pact = createPactRecorder({ view: (recorded) => toEntry(recorded, scrub), basePath })
   const journal = withPactExport(
     createRequestJournal({
       capacity: options.journalSize ?? defaults.journalSize,
       maxBytes: options.journalMaxBytes ?? defaults.journalMaxBytes,
       bodyCapBytes: options.journalBodyCapBytes ?? defaults.journalBodyCapBytes,
-      onRecord: events.request,
+      onRecord(recorded) {
+        pact.observe(recorded)
+        events.request(recorded)
+      },
       coverage,
       origin,
       basePath,
-      scrub: createKeyScrubber(() => ring.keys),
+      scrub,
     }),
+    pact,
   )
   validateLatency(options.latency)
   const bodyLimit = options.bodyLimit ?? defaults.bodyLimit
@@ -132,6 +141,7 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     },
     limiter,
     journal,
+    pact,
     basePath,
     baseOrigin: origin,
     pipeline,

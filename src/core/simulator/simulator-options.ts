@@ -11,6 +11,7 @@ import type { Clock, SimulatorClock } from '../time/clock.ts'
 import type { ContractCoverage } from '../journal/contract-coverage.ts'
 import type { RequestJournal } from '../journal/request-journal.ts'
 import type { PactExport } from '../contract/pact-module.ts'
+import type { PactRecorder } from '../contract/pact-recorder.ts'
 import type { ScenarioDefinition, ScenarioSummary } from '../state/scenarios.ts'
 import type { Latency } from '../operations/operation-context.ts'
 import type { SimulatorEvents } from './simulator-events.ts'
@@ -89,8 +90,13 @@ export interface SimulatorCore {
   readonly keys: readonly ApiKey[]
   /** @internal The rate limiter; what it holds is `state()`'s `keys` and `anonymous`. */
   readonly limiter: RateLimiter
-  /** The requests the API answered with their whole exchange, most recent last: `find`, `count`, `waitFor`, `toHar`, `toPact`, `clear`. */
+  /**
+   * The requests the API answered with their whole exchange, most recent last: `find`, `count`, `waitFor`, `toHar`,
+   * `clear`; and the pact of every request since creation or `clearPact()` (resets and `clear()` keep it): `toPact`.
+   */
   readonly journal: RequestJournal & PactExport
+  /** The pact's interactions, one per shape, kept across resets (what `journal.toPact` and `GET /__sim/requests.pact` export). */
+  readonly pact: PactRecorder
   /**
    * Which documented answers of each operation were met, and how (the
    * behaviour, `Prefer: code=`, a fault rule); undocumented statuses seen;

@@ -1,0 +1,133 @@
+import { defaults } from '../defaults.ts'
+import { compileFilter, matches, type JournalFilter } from '../journal/journal-filter.ts'
+import type { JournalEntry, RecordedRequest } from '../journal/journal-types.ts'
+import type { PactConversions } from './pact-export.ts'
+
+// The pact's interactions are kept apart from the journal (issue 36): the README's `afterEach(() => simulator.reset())`
+// and the Playwright recipe's `POST /__sim/reset` empty the journal between tests, and a pact exported from it then held
+// 0 interactions, or the last test's. The recorder keeps the first request of each distinct shape until the user clears
+// it (`journal.clearPact()`, `DELETE /__sim/requests.pact`), the way pact-js keeps a file's interactions across its tests.
+
+/** The pact interactions recorded so far, one per shape, kept across resets, scenario switches and journal clears. */
+export interface PactRecorder {
+  /** Called with every journaled request, in its turn: a few string operations, the entry's view only for a new shape. */
+  observe(recorded: RecordedRequest): void
+  /**
+   * The first request of each shape, in the order the shapes were first seen; a journal filter tests that first
+   * request (`operation`, `method` and `status` are the shape's own; `path`, `key`, `since`… its example's).
+   */
+  entries(filter?: JournalFilter): JournalEntry[]
+  /** How many distinct shapes were seen past the cap (not kept): an export then fails, saying so. */
+  overflow(): number
+  /** Forgets every interaction; returns how many there were. */
+  clear(): number
+  /** The kept entries as interactions, converted once (pact-export.ts): a kept entry never changes. */
+  readonly conversions: PactConversions
+}
+
+export interface PactRecorderOptions {
+  /** The journal's view of a recorded request (secrets redacted), built only for the first request of a shape. */
+  readonly view: (recorded: RecordedRequest) => JournalEntry
+  /** The API's base path, which a `path` filter is checked against. */
+  readonly basePath: string
+  /** The most interactions kept. Default `defaults.pact.maxInteractions`. */
+  readonly maxInteractions?: number
+}
+
+export function createPactRecorder(options: PactRecorderOptions): PactRecorder {
+  const maxInteractions = options.maxInteractions ?? defaults.pact.maxInteractions
+  let kept = new Map<string, JournalEntry>()
+  let overflow = new Set<string>()
+  return {
+    observe(recorded) {
+      const shape = pactShape(recorded)
+      if (shape === undefined || kept.has(shape)) return
+      if (kept.size >= maxInteractions) {
+        // Bounded too: a hostile client's query names are unbounded, and the count is what the error reports.
+        if (overflow.size < maxInteractions) overflow.add(shape)
+        return
+      }
+      kept.set(shape, options.view(recorded))
+    },
+    entries(filter) {
+      const tests = compileFilter({ ...filter, limit: undefined }, options.basePath)
+      const taken = [...kept.values()].filter((entry) => matches(tests, filterableEntry(entry)))
+      const limit = filter?.limit
+      return limit === undefined || taken.length <= limit ? taken : taken.slice(taken.length - limit)
+    },
+    overflow: () => overflow.size,
+    conversions: new WeakMap(),
+    clear() {
+      const count = kept.size
+      kept = new Map()
+      overflow = new Set()
+      return count
+    },
+  }
+}
+
+/** A kept entry as journal filters see one. */
+function filterableEntry(entry: JournalEntry) {
+  return { ...entry, sentKey: () => entry.request.headers.authorization?.split(' ').pop() }
+}
+
+const unmatchedOperations = new Set(['routeNotFound', 'methodNotAllowed'])
+const newPetFields = ['name', 'categoryId', 'status'] as const
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+
+/**
+ * A request's shape, what makes an interaction distinct (issue 36): the operation and method, the query's parameter
+ * names, the body's NewPet fields and their JSON types, whether a key was valid, absent or invalid, the status, and
+ * what decides the provider state (the 429's plan, an empty list). Undefined for what no pact holds: forced answers,
+ * fault rules' answers, 5xx and dropped connections, requests that matched no operation, a journal that kept nothing.
+ */
+function pactShape(recorded: RecordedRequest): string | undefined {
+  const { status, operation, exchange } = recorded
+  if (exchange === undefined || recorded.forced === true || recorded.fault !== undefined || status === 0 || status >= 500) return undefined
+  if (unmatchedOperations.has(operation)) return undefined
+  const queryStart = recorded.path.indexOf('?')
+  // The names as sent (a percent-encoded one is a shape of its own): URLSearchParams tripled the cost per request.
+  const names =
+    queryStart === -1
+      ? []
+      : recorded.path
+          .slice(queryStart + 1)
+          .split('&')
+          .map(queryName)
+          .sort()
+  let auth = recorded.caller === 'anonymous' ? 'none' : 'key'
+  const raw = exchange.rawHeaders ?? []
+  if (auth === 'none')
+    for (let index = 0; index < raw.length; index += 2) if (raw[index]!.toLowerCase() === 'authorization') auth = 'invalid'
+  const body =
+    exchange.requestBody === undefined || exchange.requestBodySize === 0 ? '' : bodyShape(exchange.requestBody, exchange.requestBodySize)
+  const state =
+    status === 429
+      ? recorded.plan
+      : operation === 'listPets' && status === 200 && exchange.responseBody === '[]' && !names.includes('status')
+        ? 'empty'
+        : ''
+  return `${operation} ${recorded.method} ${status} ${auth} ${state}\n${names.join('&')}\n${body}`
+}
+
+function queryName(pair: string): string {
+  const equals = pair.indexOf('=')
+  return equals === -1 ? pair : pair.slice(0, equals)
+}
+
+/** The NewPet fields a body holds, with their JSON types: `unreadable` for a body that is not a whole JSON object. */
+function bodyShape(bytes: Uint8Array, sentSize: number): string {
+  if (sentSize > bytes.byteLength) return 'unreadable'
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(utf8.decode(bytes))
+  } catch {
+    return 'unreadable'
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return 'unreadable'
+  const fields = parsed as Record<string, unknown>
+  return newPetFields
+    .filter((field) => Object.hasOwn(fields, field))
+    .map((field) => `${field}:${fields[field] === null ? 'null' : Number.isInteger(fields[field]) ? 'integer' : typeof fields[field]}`)
+    .join(',')
+}
