@@ -1,5 +1,5 @@
 import { jsonResponse } from '../../core/http/plain-http.ts'
-import { pactApiKeyPlaceholder } from '../../core/contract/pact-export.ts'
+import { pactApiKeyPlaceholder } from '../../core/contract/pact-interaction.ts'
 import { describeProviderStates } from '../../core/simulator/provider-states.ts'
 import type { ControlRoute } from './control-route.ts'
 

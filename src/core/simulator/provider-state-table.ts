@@ -1,5 +1,5 @@
 import { planNames } from '../access/plans.ts'
-import { pactApiKeyPlaceholder } from '../contract/pact-export.ts'
+import { pactApiKeyPlaceholder } from '../contract/pact-interaction.ts'
 import { checkNewPet, maxNameLength } from '../model/new-pet-check.ts'
 import { maxPetId, petStatuses, type Pet } from '../model/pet-types.ts'
 import { usageBuckets } from '../state/scenarios.ts'
