@@ -30,6 +30,10 @@ export interface RequestLogRecord {
    * fetch" (the refusal has no CORS grant), so the log is where the origin and the flag that allows it are named.
    */
   readonly origin?: string | undefined
+  /** Set when `Prefer: code=` forced the answer: the simulator did not decide it (nothing changed, nothing counted). */
+  readonly forced?: true | undefined
+  /** The id of the fault rule (`f1`) that shaped the answer: `GET /__sim/faults` lists it, the banner of a restored state too. */
+  readonly fault?: string | undefined
 }
 
 export type RequestLogger = (record: RequestLogRecord) => void
@@ -49,7 +53,7 @@ export function createRequestLogger(format: LogFormat, write: (line: string) => 
     case 'pretty':
       return (record) =>
         write(
-          `${record.method} ${record.path} ${record.status}${record.code === undefined ? '' : ` ${record.code}`} ${record.durationMs.toFixed(1)}ms ${record.plan} ${record.caller}${record.origin === undefined ? '' : ` from a page on ${record.origin}: allow it with --cors-origin ${record.origin}`}`,
+          `${record.method} ${record.path} ${record.status}${record.code === undefined ? '' : ` ${record.code}`} ${record.durationMs.toFixed(1)}ms ${record.plan} ${record.caller}${record.forced === true ? ' (forced)' : ''}${record.fault === undefined ? '' : ` (fault: ${record.fault})`}${record.origin === undefined ? '' : ` from a page on ${record.origin}: allow it with --cors-origin ${record.origin}`}`,
         )
   }
 }
@@ -88,6 +92,8 @@ export function logAnswer(
     plan: entry?.plan ?? '-',
     caller: entry?.caller ?? '-',
     ...(code === 'origin_not_allowed' ? { origin: printable(incoming.headers.origin) } : {}),
+    ...(entry?.forced === true ? { forced: true } : {}),
+    ...(entry?.fault === undefined ? {} : { fault: entry.fault }),
   })
 }
 
