@@ -25,7 +25,7 @@ describe('a fetch captured before msw 3 listens', () => {
   it('escapes setupServer: the request reaches the network, and the simulator never sees it', async () => {
     const simulator = createSimulator({ baseUrl })
     const server = setupServer(...simulator.handlers)
-    server.listen({ onUnhandledRequest: 'error' })
+    server.listen({ onUnhandledFrame: 'error' })
     try {
       const headers = { Authorization: 'Bearer demo-pro-key' }
       // The global fetch, read now: the simulator answers.

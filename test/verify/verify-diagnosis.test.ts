@@ -154,4 +154,12 @@ describe('petstore-sim verify against the simulator', () => {
     )
     expect(run.report).toContain('FAILED: rateLimit.plan-limit\n')
   })
+
+  it('with a JSON report on stdout, says the cause on stderr in one line', async () => {
+    const cli = runCli(['verify', simulator.origin, '--key', 'diagnosis-pro-key', '--plan', 'pro', '--reporter', 'json'])
+    expect(await cli.exited).toBe(1)
+    const report = JSON.parse(cli.stdout()) as VerifyReport
+    expect(report.causes?.map((cause) => cause.kind)).toEqual(['wrong-base-url'])
+    expect(cli.stderr().split('\n')).toContain(`petstore-sim verify: WRONG BASE URL: ${report.causes![0]!.message}`)
+  })
 })
