@@ -52,6 +52,18 @@ describe('verify names one cause first, against the reference provider', () => {
     expect(pretty.at(-4)).toBe(`${report.checks.length} checks: 4 passed, 1 failed, 0 skipped, ${report.checks.length - 5} not run`)
   })
 
+  it('a base URL that ends with /v1 but is not where the API is: no /v1 suggested again', async () => {
+    const report = await againstReference({ baseUrl: 'http://reference.test/api/v1' })
+    expect(report.causes).toEqual([
+      {
+        kind: 'wrong-base-url',
+        message:
+          'GET http://reference.test/api/v1/pets?limit=1 answered 404 not_found "No such resource"; its paths are not under this base URL: give the one the API\'s paths are under (the spec\'s ends with /v1)',
+      },
+    ])
+    expect(report.failed).toBe(1)
+  })
+
   it('a key the target refuses: the auth checks decided before it stand, the rest are not run', async () => {
     const report = await againstReference({ key: 'not-a-key-of-this-target' })
     expect(report.causes?.map((cause) => cause.kind)).toEqual(['key-refused'])
