@@ -11,6 +11,7 @@
  */
 export { planVerification, verify, type VerifyOptions, type VerifyPlan } from './verify/verify-runner.ts'
 export type { CheckOutcome, CheckResult, VerifyReport } from './verify/verify-report.ts'
+export type { CauseKind, VerifyCause } from './verify/diagnosis.ts'
 export { checkCatalogue, specSections, type CheckDefinition, type CheckId, type SpecSection } from './verify/check-catalogue.ts'
 export { renderReport, reporters, type Reporter } from './verify/reporters.ts'
 export type { VerifyWait } from './verify/request-budget.ts'

@@ -8,6 +8,7 @@ import { createHostPolicy, hostNotAllowed } from '../core/access/host-policy.ts'
 import { applyCors, preflightResponse, withoutCorsGrant } from './cors.ts'
 import { toFetchResponse, toPlainRequest } from './fetch-lane.ts'
 import { createOpenApiRoute, documentApiUrl, type OpenApiDocumentSource } from './openapi-route.ts'
+import { serverRootResponse } from './server-root.ts'
 
 export interface AppOptions extends SimulatorOptions {
   /** Serve this simulator instead of creating one from the options. */
@@ -142,6 +143,9 @@ export function createAppWith(
     if (openApi?.owns(path))
       return openApi.respond(request.method, path, documentApiUrl(request.scheme ?? 'http', request.authority, basePath))
     if (underApi(path)) return pipeline.respond(request)
+    if (path === '/' && (request.method === 'GET' || request.method === 'HEAD')) {
+      return serverRootResponse(request, { basePath, dashboard: control !== undefined, openApi: openApi !== undefined })
+    }
     throw new ApiError('route_not_found', `No route ${request.method} ${path}: the API is under ${basePath || '/'}`)
   }
 

@@ -4,6 +4,7 @@ import type { RunningServer } from '../node/server.ts'
 import type { CliOptions } from './cli-options.ts'
 import type { ConfigData } from './config-file.ts'
 import type { GuardedOutput } from './guarded-output.ts'
+import { restoredState, restoredStateLines } from './restored-state.ts'
 
 export function printBanner(running: RunningServer, options: CliOptions, config: ConfigData, output: GuardedOutput): void {
   const usingDemoKeys = options.key.length === 0 && options.keys === undefined && config.inline.keys === undefined
@@ -15,6 +16,7 @@ export function printBanner(running: RunningServer, options: CliOptions, config:
   }))
   const headline = `petstore-sim listening on ${running.apiUrl}`
   const control = `${running.url}/__sim`
+  const restored = restoredState(running)
   if (options.log === 'json') {
     output.writeLine(
       JSON.stringify({
@@ -27,6 +29,7 @@ export function printBanner(running: RunningServer, options: CliOptions, config:
         keys,
         // The config file read, if any: one found in the working directory is applied without a flag naming it.
         ...(config.path === undefined ? {} : { config: resolve(config.path) }),
+        ...(restored === undefined ? {} : { state: { path: options.state, ...restored } }),
       }),
     )
     return
@@ -44,8 +47,10 @@ export function printBanner(running: RunningServer, options: CliOptions, config:
       lines.push(`Config file: ${resolve(config.path)}${found}`)
     }
     if (running.simulator.scenario !== 'default') lines.push(`Scenario: ${running.simulator.scenario}`)
-    if (options.state !== undefined)
+    if (options.state !== undefined) {
       lines.push(`State file: ${options.state} (saved on exit, and every ${options.stateInterval} ms after a change)`)
+      if (restored !== undefined) lines.push(...restoredStateLines(restored))
+    }
     lines.push(`OpenAPI document: ${running.url}/openapi.json (or .yaml)`)
     lines.push(`Dashboard: ${control}/ (keys, limits, requests, clock and faults, live in the browser)`)
   }

@@ -4,6 +4,7 @@ import { parsePlan, planHelp } from '../core/access/plans.ts'
 import { parseDuration } from '../core/time/duration.ts'
 import { createSecretScrubber, redactUrl } from '../core/journal/journal-redaction.ts'
 import { formatBytes, formatMs } from '../verify/request-budget.ts'
+import { causeLine } from '../verify/diagnosis.ts'
 import { renderReport, reporters, visible, type Reporter } from '../verify/reporters.ts'
 import { defaultMaxBodyBytes, defaultMaxTimeMs, verify } from '../verify/verify-runner.ts'
 import { refuseBareNumber } from './cli-flag-parsers.ts'
@@ -136,7 +137,11 @@ export async function runVerifyCommand(argv: readonly string[]): Promise<void> {
       return usage(`--out: cannot write ${options.out} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
     }
   }
-  if (report.unreachable !== undefined && toStdout !== 'pretty') say(visible(`petstore-sim verify: ${report.unreachable}`))
+  // A JSON or JUnit report on stdout: the cause, if one was found, in one line for the person reading the job's log.
+  if (toStdout !== 'pretty') {
+    for (const cause of report.causes ?? [])
+      say(visible(`petstore-sim verify: ${cause.kind === 'unreachable' ? cause.message : causeLine(cause)}`))
+  }
   process.exitCode =
     report.unreachable !== undefined ? verifyExitCodes.unreachable : report.failed === 0 ? verifyExitCodes.passed : verifyExitCodes.failed
 }

@@ -35,6 +35,10 @@ export interface RequestLogRecord {
    * verifier shows only `Invalid status code: 400`, so the log is where the team reads why (issue 36).
    */
   readonly message?: string | undefined
+  /** Set when `Prefer: code=` forced the answer: the simulator did not decide it (nothing changed, nothing counted). */
+  readonly forced?: true | undefined
+  /** The id of the fault rule (`f1`) that shaped the answer: `GET /__sim/faults` lists it, the banner of a restored state too. */
+  readonly fault?: string | undefined
 }
 
 export type RequestLogger = (record: RequestLogRecord) => void
@@ -54,7 +58,7 @@ export function createRequestLogger(format: LogFormat, write: (line: string) => 
     case 'pretty':
       return (record) =>
         write(
-          `${record.method} ${record.path} ${record.status}${record.code === undefined ? '' : ` ${record.code}`} ${record.durationMs.toFixed(1)}ms ${record.plan} ${record.caller}${record.origin === undefined ? '' : ` from a page on ${record.origin}: allow it with --cors-origin ${record.origin}`}${record.message === undefined ? '' : ` refused: ${record.message}`}`,
+          `${record.method} ${record.path} ${record.status}${record.code === undefined ? '' : ` ${record.code}`} ${record.durationMs.toFixed(1)}ms ${record.plan} ${record.caller}${record.forced === true ? ' (forced)' : ''}${record.fault === undefined ? '' : ` (fault: ${record.fault})`}${record.origin === undefined ? '' : ` from a page on ${record.origin}: allow it with --cors-origin ${record.origin}`}${record.message === undefined ? '' : ` refused: ${record.message}`}`,
         )
   }
 }
@@ -95,6 +99,8 @@ export function logAnswer(
     caller: entry?.caller ?? '-',
     ...(code === 'origin_not_allowed' ? { origin: printable(incoming.headers.origin) } : {}),
     ...(code === 'invalid_provider_state' && error?.message !== undefined ? { message: oneLine(scrub(error.message)) } : {}),
+    ...(entry?.forced === true ? { forced: true } : {}),
+    ...(entry?.fault === undefined ? {} : { fault: entry.fault }),
   })
 }
 

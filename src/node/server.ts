@@ -9,7 +9,7 @@ import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
 import { answerConnect } from './connect-request.ts'
 import { ConnectionGuard } from './connection-guard.ts'
 import { clientErrorAnswer, originInRawPacket, rawHttpResponse } from './raw-client-error.ts'
-import { openStateFile, type StateFileOptions } from './state-file.ts'
+import { openStateFile, type StateFile, type StateFileOptions } from './state-file.ts'
 import { createServingListener, type ListenerOptions } from './request-listener.ts'
 import { fromIncomingMessage } from './request-view.ts'
 
@@ -247,6 +247,8 @@ export interface RunningServer {
   readonly server: Server
   readonly app: App
   readonly simulator: SimulatorCore
+  /** The state file (`state`), with what start-up found there: a state restored, an empty file, or nothing yet. */
+  readonly stateFile?: Pick<StateFile, 'path' | 'found' | 'createdPets'> | undefined
   /** Drains and closes the server: see {@link SimulatorServer.close}. */
   close(graceMs?: number): Promise<void>
 }
@@ -286,5 +288,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     await close(graceMs)
     await stateFile?.close()
   }
-  return { url, apiUrl: `${url}${app.simulator.basePath}`, server, app, simulator: app.simulator, close: closeAndSave }
+  const state =
+    stateFile === undefined ? {} : { stateFile: { path: stateFile.path, found: stateFile.found, createdPets: stateFile.createdPets } }
+  return { url, apiUrl: `${url}${app.simulator.basePath}`, server, app, simulator: app.simulator, ...state, close: closeAndSave }
 }

@@ -25,6 +25,13 @@ export interface StateFile {
   readonly path: string
   /** Whether the file existed and its state was restored at start. */
   readonly loaded: boolean
+  /**
+   * What start-up found at `path`: a state, restored; an empty file (0 bytes: made ahead, by `touch` or a volume), a
+   * fresh start; or nothing yet, a fresh start too. The file is written at the first save either way.
+   */
+  readonly found: 'state' | 'empty' | 'nothing'
+  /** Of the pets restored, how many were created by the runs before (their ids follow the seeded catalogue's). */
+  readonly createdPets: number
   /** Writes the state now (atomically), changed or not; rejects with a {@link StateFileError} when it cannot. */
   save(): Promise<void>
   /** Stops the periodic writes and writes the state one last time; rejects with a {@link StateFileError} when it cannot. */
@@ -66,7 +73,10 @@ export function openStateFile(simulator: SimulatorCore, options: StateFileOption
     options.onRecovered ?? ((message) => process.stderr.write(`petstore-sim: --state: ${path} is saved again (${message})\n`))
   // Where the bytes go: a symbolic link at `path` is followed once, here, so that the link stays a link.
   // Read first: a file that is there but is no regular file (a FIFO, a device) is refused as unreadable.
-  const loaded = load(simulator, path)
+  const seededNextId = simulator.store.nextId
+  const found = load(simulator, path)
+  const loaded = found === 'state'
+  const createdPets = loaded ? Math.max(0, simulator.store.nextId - seededNextId) : 0
   const target = checkStatePath(path)
   let dirty = false
   const unsubscribe = simulator.events.subscribe(() => {
@@ -124,6 +134,8 @@ export function openStateFile(simulator: SimulatorCore, options: StateFileOption
   return {
     path,
     loaded,
+    found,
+    createdPets,
     save,
     discard: stop,
     async close() {
@@ -192,7 +204,7 @@ function describeWriteError(error: unknown): string {
   return message.replace(/, \w+(?: '.*')?$/, '')
 }
 
-function load(simulator: SimulatorCore, path: string): boolean {
+function load(simulator: SimulatorCore, path: string): StateFile['found'] {
   let text: string
   try {
     // A regular file within the cap only: a FIFO hung start-up, /dev/zero read until memory ran out.
@@ -200,9 +212,12 @@ function load(simulator: SimulatorCore, path: string): boolean {
   } catch (error) {
     // Nothing there yet (ENOTDIR: a file where a folder of the path should be, which checkStatePath names).
     const { code } = error as NodeJS.ErrnoException
-    if (code === 'ENOENT' || code === 'ENOTDIR') return false
+    if (code === 'ENOENT' || code === 'ENOTDIR') return 'nothing'
     throw new StateFileError(`--state: cannot read ${path} (${unreadableReason(error)})`)
   }
+  // 0 bytes: a file made ahead (`touch`, an orchestrator's empty volume file), as json-server and Mockoon take it. A
+  // file with anything in it is a state or refused: a truncated one is never taken for a fresh start.
+  if (text.length === 0) return 'empty'
   let data: unknown
   try {
     data = JSON.parse(text)
@@ -216,5 +231,5 @@ function load(simulator: SimulatorCore, path: string): boolean {
       `--state: ${path} is not a state this simulator can restore: ${(error as Error).message}; it was left as it is`,
     )
   }
-  return true
+  return 'state'
 }

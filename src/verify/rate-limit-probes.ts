@@ -1,5 +1,5 @@
-import { standardPlans } from '../core/access/plans.ts'
 import { expectErrorBody, expectHeader, expectStatus, expectWholeNumberHeader, Mismatch, retryAfterSeconds } from './expectations.ts'
+import { planHint } from './diagnosis.ts'
 import type { Exchange } from './exchange.ts'
 import type { Probe } from './probe.ts'
 import { RetryAfterTooLong } from './request-budget.ts'
@@ -41,12 +41,9 @@ const remainingProbe: Probe = {
     context.judge('rateLimit.plan-limit', () => {
       const limit = expectWholeNumberHeader(before, 'X-RateLimit-Limit')
       const { name, perMinute, perDay } = context.plan
-      if (limit !== perMinute && limit !== perDay) {
-        // The limit of another of the spec's plans is the usual cause: a key of that plan checked with the default --plan.
-        const other = Object.values(standardPlans).find((plan) => plan.perMinute === limit || plan.perDay === limit)
-        const hint = other === undefined ? 'set --plan' : `set --plan: ${limit} is the ${other.name} plan's, --plan ${other.name}`
+      const hint = planHint(limit, context.plan)
+      if (hint !== undefined)
         throw new Mismatch(`X-RateLimit-Limit ${perMinute} or ${perDay} (the ${name} plan; ${hint})`, `${limit}`, before)
-      }
     })
   },
 }

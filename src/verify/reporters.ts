@@ -1,4 +1,5 @@
 import { specSections } from './check-catalogue.ts'
+import { causeLine } from './diagnosis.ts'
 import { failsRun, type CheckResult, type VerifyReport } from './verify-report.ts'
 
 export const reporters = ['pretty', 'json', 'junit'] as const
@@ -35,11 +36,14 @@ function renderPretty(report: VerifyReport, strict: boolean, columns: number): s
     return line.length > width ? `${line.slice(0, width - 1)}…` : line
   }
   const idWidth = Math.max(...report.checks.map((check) => check.id.length))
-  const lines = [clip(`petstore-sim verify ${report.target}`)]
-  // An unreachable target: one line with the cause, the checks decided before it (if any), none of those not run.
+  // A cause first, each in one line, whole (what to change is at its end): then the checks decided, none of those
+  // it kept from running.
+  const lines = (report.causes ?? []).map((cause) =>
+    visible(`${causeLine(cause)}${cause.kind === 'unreachable' ? '; the run stopped there' : ''}`),
+  )
+  lines.push(clip(`petstore-sim verify ${report.target}`))
   const notRun = (check: CheckResult) =>
-    report.unreachable !== undefined && check.outcome === 'skip' && check.reason?.startsWith('not run: ')
-  if (report.unreachable !== undefined) lines.push('', clip(`UNREACHABLE: ${report.unreachable}; the run stopped there`))
+    report.causes !== undefined && check.outcome === 'skip' && check.reason?.startsWith('not run: ') === true
   for (const [section, all] of bySection(report)) {
     const checks = all.filter((check) => !notRun(check))
     if (checks.length === 0) continue

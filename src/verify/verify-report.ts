@@ -1,4 +1,5 @@
 import type { CheckId, SpecSection } from './check-catalogue.ts'
+import type { VerifyCause } from './diagnosis.ts'
 
 export type CheckOutcome = 'pass' | 'fail' | 'skip'
 
@@ -24,6 +25,12 @@ export interface CheckResult {
 
 /** What a run found: `failed` counts the failures that fail the run (advisory ones only with `strict`). */
 export interface VerifyReport {
+  /**
+   * Set when the failures have a cause the answers showed (a base URL the API is not under, a key refused, a key of
+   * another plan, an unreachable target), in the order found: each fails one check, the checks it kept from running
+   * are skipped as "not run", and the reports name it first.
+   */
+  readonly causes?: readonly VerifyCause[]
   /** The base URL checked. */
   readonly target: string
   readonly checks: readonly CheckResult[]
@@ -54,11 +61,13 @@ export function summarise(
   strict: boolean,
   requests: number,
   budget: number,
-  unreachable?: string,
+  found: { readonly unreachable?: string | undefined; readonly causes?: readonly VerifyCause[] } = {},
 ): VerifyReport {
+  const { unreachable, causes = [] } = found
   const failed = checks.filter((check) => failsRun(check, strict)).length
   const allFailed = checks.filter((check) => check.outcome === 'fail').length
   return {
+    ...(causes.length === 0 ? {} : { causes }),
     target,
     checks,
     passed: checks.filter((check) => check.outcome === 'pass').length,

@@ -1,7 +1,8 @@
 import { parsePlan, toPlan, type Plan } from '../core/access/plans.ts'
 import { systemClock, type Clock } from '../core/time/clock.ts'
 import { checkCatalogue, checkIds, type CheckId } from './check-catalogue.ts'
-import { describeRequest, describeResponse } from './exchange.ts'
+import { causeLine, findCause, StoppedByCause, stopsTheRun, type VerifyCause } from './diagnosis.ts'
+import { describeRequest, describeResponse, type Exchange } from './exchange.ts'
 import { Mismatch } from './expectations.ts'
 import type { Probe, ProbeContext } from './probe.ts'
 import { rateLimitProbes } from './rate-limit-probes.ts'
@@ -169,9 +170,14 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   }
   // The key never shows in a report, even when the target echoes it (in a body, a header): it reads as its fingerprint.
   const scrub = createSecretScrubber([options.key])
+  // Causes found in the answers (diagnosis.ts), each on the exchange that showed it; one that stops the run stops it.
+  const causes: VerifyCause[] = []
+  const causeOf = new Map<Exchange, VerifyCause>()
+  let stopped: VerifyCause | undefined
+  let planSeen = false
   const failure = (error: Mismatch) => ({
     outcome: 'fail' as const,
-    reason: scrub(error.message),
+    reason: error.exchange !== undefined && causeOf.has(error.exchange) ? causeLine(causeOf.get(error.exchange)!) : scrub(error.message),
     expected: scrub(error.expected),
     actual: scrub(error.actual),
     ...(error.exchange === undefined
@@ -185,7 +191,19 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
     runId: `${(clock.now() % 36 ** 5).toString(36).padStart(5, '0')}${Math.floor(Math.random() * 36 ** 3)
       .toString(36)
       .padStart(3, '0')}`,
-    send: (request) => sender.send(request),
+    async send(request) {
+      if (stopped !== undefined) throw new StoppedByCause(stopped.message)
+      const exchange = await sender.send(request)
+      const found = findCause(exchange, { baseUrl: redactUrl(options.baseUrl), plan: cost.plan, planSeen })
+      planSeen ||= exchange.request.auth === 'key' && exchange.status === 200 && 'x-ratelimit-limit' in exchange.headers
+      if (found !== undefined) {
+        const cause = { kind: found.kind, message: scrub(found.message) }
+        causes.push(cause)
+        causeOf.set(exchange, cause)
+        if (stopsTheRun(cause)) stopped = cause
+      }
+      return exchange
+    },
     judge(id, test, note) {
       const noted = note === undefined ? {} : { note: scrub(note) }
       try {
@@ -202,9 +220,10 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   }
 
   for (const probe of probesInOrder()) {
-    // An unreachable target is reported once, on the check it stopped: the rest are not run.
-    if (sender.unreachable !== undefined) {
-      for (const id of probe.checks) context.skip(id, `not run: ${scrub(sender.unreachable)}`)
+    // An unreachable target, or a cause that stops the run, is reported once, on the check it stopped: the rest are not run.
+    const stop = sender.unreachable === undefined ? stopped?.message : scrub(sender.unreachable)
+    if (stop !== undefined) {
+      for (const id of probe.checks) context.skip(id, `not run: ${stop}`)
       continue
     }
     if (!enabled(probe, options)) {
@@ -213,6 +232,12 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
           ? 'needs --writes (creates pets on the target)'
           : `needs --limits (spends a minute's quota: ${probe.budget(cost.plan)} requests for a ${cost.plan.name} key)`
       for (const id of probe.checks) context.skip(id, reason)
+      continue
+    }
+    // A key of another plan: spending "its" minute would show nothing but the mismatch already found.
+    const planCause = causes.find((cause) => cause.kind === 'plan-mismatch')
+    if (probe.needs === 'limits' && planCause !== undefined) {
+      for (const id of probe.checks) context.skip(id, `not run: ${planCause.message}`)
       continue
     }
     try {
@@ -224,10 +249,15 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
           error instanceof BudgetSpent ||
           error instanceof RetryAfterTooLong ||
           error instanceof RunOutOfTime ||
-          error instanceof Mismatch
+          error instanceof Mismatch ||
+          error instanceof StoppedByCause
         )
       ) {
         throw error
+      }
+      if (error instanceof StoppedByCause) {
+        for (const id of probe.checks) if (!results.has(id)) context.skip(id, `not run: ${error.message}`)
+        continue
       }
       if (error instanceof TargetUnreachable) {
         const cause = scrub(error.message)
@@ -255,7 +285,8 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   }
   const checks = checkIds.map((id) => results.get(id)!)
   const unreachable = sender.unreachable === undefined ? undefined : scrub(sender.unreachable)
-  return summarise(redactUrl(options.baseUrl), checks, options.strict === true, sender.sent, cost.requests, unreachable)
+  if (unreachable !== undefined) causes.push({ kind: 'unreachable', message: unreachable })
+  return summarise(redactUrl(options.baseUrl), checks, options.strict === true, sender.sent, cost.requests, { unreachable, causes })
 }
 
 function resolvePlan(plan: Plan | string | undefined): Plan {

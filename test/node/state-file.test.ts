@@ -67,6 +67,33 @@ describe('openStateFile', () => {
     expect(readFileSync(path, 'utf8')).toBe('{"format": 1}')
   })
 
+  // Issue 37: an empty file stopped start-up where json-server and Mockoon start fresh; a truncated one is still refused.
+  it('takes an empty (0-byte) file for a fresh start, and writes it at the first save', async () => {
+    const path = join(directory, 'empty.json')
+    writeFileSync(path, '')
+    const simulator = createSimulatorCore({ pets: 3 })
+    const file = openStateFile(simulator, { path, intervalMs: 0 })
+    expect([file.found, file.loaded, file.createdPets]).toEqual(['empty', false, 0])
+    simulator.store.create({ name: 'Kept', categoryId: 1 })
+    await file.close()
+    const next = createSimulatorCore({ pets: 3 })
+    const restored = openStateFile(next, { path, intervalMs: 0 })
+    expect([restored.found, restored.createdPets]).toEqual(['state', 1])
+    expect(next.store.get(4)?.name).toBe('Kept')
+  })
+
+  it.each([
+    ['a truncated state', (whole: string) => whole.slice(0, Math.floor(whole.length / 2)), 'is not valid JSON'],
+    ['a file of blanks', () => ' \n', 'is not valid JSON'],
+    ['a file of NUL bytes (a crash before the data was written)', () => '\u0000'.repeat(64), 'is not valid JSON'],
+  ])('still refuses %s, leaving it as it is', (_name, damage, problem) => {
+    const path = join(directory, 'damaged.json')
+    const text = damage(JSON.stringify(createSimulatorCore({ pets: 3 }).snapshot()))
+    writeFileSync(path, text)
+    expect(() => openStateFile(createSimulatorCore({ pets: 3 }), { path })).toThrow(problem)
+    expect(readFileSync(path, 'utf8')).toBe(text)
+  })
+
   it('tries again at every interval after a failed write, reports a cause once, and says when it recovers', async () => {
     const folder = join(directory, 'comes-and-goes')
     mkdirSync(folder)

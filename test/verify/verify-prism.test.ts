@@ -67,11 +67,13 @@ describe('docs/verify.md on prism mock', () => {
     expect(report.checks.find((check) => check.id === 'limit.minimum')).toMatchObject({ outcome: 'fail', actual: '2 pets' })
   }, 60_000)
 
-  it('says that with /v1 every request is a 404', async () => {
+  it('says that with /v1 the first answer is a 404, named as the cause, with one check failed', async () => {
     const report = await run(`${prismUrl}/v1`)
-    expect(section).toContain(`every request is a 404 and ${report.failed} checks fail`)
-    const statuses = report.checks.flatMap((check) => (check.response === undefined ? [] : [check.response.split('\n')[0]]))
-    expect(statuses.length).toBeGreaterThan(0)
-    for (const status of statuses) expect(status).toMatch(/^404\b/)
+    expect(report.causes?.map((cause) => cause.kind)).toEqual(['wrong-base-url'])
+    expect(section.replace(/\s+/g, ' ')).toContain(
+      `the report begins \`WRONG BASE URL: GET http://127.0.0.1:4010/v1/pets answered 404; …\` with ${report.failed} check failed and the rest not run`,
+    )
+    expect(report.requests).toBe(1)
+    expect(report.checks.find((check) => check.outcome === 'fail')?.response?.split('\n')[0]).toBe('404')
   }, 60_000)
 })

@@ -1,4 +1,4 @@
-import { transportFaults, type FaultRuleInput } from './fault-rules.ts'
+import { transportFaults, type FaultRule, type FaultRuleInput } from './fault-rules.ts'
 
 /**
  * The short text form of a rule, for `--fault`: a target, then what it does,
@@ -56,4 +56,27 @@ export function parseFaultText(text: string, basePath: string): FaultRuleInput {
       )
   }
   return rule as FaultRuleInput
+}
+
+/**
+ * A rule in force in the same text form, with its id and what is left of `times`: `f1: getPet 404 (2 left)`,
+ * `f2: GET /v1/pets 503 p=0.5`. Its key is its fingerprint (`key=key#…`): a rule never shows a key.
+ */
+export function formatFaultRule(rule: FaultRule, basePath: string): string {
+  const target =
+    rule.operation ?? (rule.method === undefined && rule.path === undefined ? '*' : `${rule.method ?? '*'} ${basePath}${rule.path ?? ''}`)
+  const delay =
+    rule.delay === undefined ? undefined : typeof rule.delay === 'number' ? `${rule.delay}` : `${rule.delay.min}-${rule.delay.max}`
+  const words = [
+    `${rule.id}:`,
+    target,
+    rule.status,
+    rule.fault,
+    delay === undefined ? undefined : `delay=${delay}`,
+    rule.probability === undefined ? undefined : `p=${rule.probability}`,
+    rule.key === undefined ? undefined : `key=${rule.key}`,
+    rule.hangMs === undefined ? undefined : `hang=${rule.hangMs}`,
+  ]
+  const left = rule.remaining === undefined ? '' : ` (${rule.remaining} left)`
+  return `${words.filter((word) => word !== undefined).join(' ')}${left}`
 }

@@ -5,7 +5,8 @@ const errorUses = {
   invalid_query_parameter: 'A query parameter (`limit`, `status`) is malformed, out of range or repeated.',
   invalid_path_parameter: '`petId` is not an integer in the safe-integer range.',
   invalid_body: 'The createPet body is missing, is not JSON, is not an object, or has invalid fields (all are named).',
-  invalid_prefer: '`Prefer: code=<status>` names a status the operation does not document; the message lists those it does.',
+  invalid_prefer:
+    '`Prefer: code=<status>` names a status the operation does not document; the message lists those it does, and the fault rule that answers a 5xx.',
   bad_request: 'The HTTP request itself is malformed, or its path has a dot segment (`.`, `..`, `%2e`): standalone server only.',
   too_many_faults: '`POST /__sim/faults` with more than 100 rules, or that would put more than 1,000 rules in force; nothing is added.',
   invalid_provider_state:

@@ -68,6 +68,10 @@ export interface JournalRecordForLog {
   readonly operation: string
   readonly plan: string
   readonly caller: string
+  /** Set when `Prefer: code=` forced the answer. */
+  readonly forced?: true | undefined
+  /** The id of the fault rule that shaped the answer, if one did. */
+  readonly fault?: string | undefined
 }
 
 /** A response as plain data: every lane writes it in its own form. */

@@ -20,12 +20,20 @@ export function preferredStatus(prefer: string): number | undefined {
   return undefined
 }
 
-/** The 400 for a `Prefer: code=` the operation cannot answer, listing the statuses it can. */
-export function invalidPrefer(route: CompiledRoute, requested: number): ApiError {
+/**
+ * The 400 for a `Prefer: code=` the operation cannot answer, listing the statuses it can, and saying where the others
+ * come from: `faultStatuses` (the 5xx a fault rule may answer, passed in from the floor above) and broken connections
+ * are fault rules' (`Prefer: code=503` was a 400 that did not say so, issue 37).
+ */
+export function invalidPrefer(route: CompiledRoute, requested: number, faultStatuses: readonly number[]): ApiError {
   const asked = Number.isNaN(requested) ? 'that is not an HTTP status' : String(requested)
+  const { operation } = route
+  const rules = faultStatuses.includes(requested)
+    ? `a ${requested} comes from a fault rule: --fault "${operation} ${requested} times=1", POST /__sim/faults {"operation":"${operation}","status":${requested},"times":1} or simulator.faults.add({ operation: '${operation}', status: ${requested}, times: 1 })`
+    : `${faultStatuses.join(', ')}, delays and broken connections come from fault rules (--fault, POST /__sim/faults, simulator.faults.add)`
   return new ApiError(
     'invalid_prefer',
-    `Prefer: code=${asked}: ${route.operation} cannot be made to answer it; it answers ${route.definition.statuses.join(', ')}`,
+    `Prefer: code=${asked}: ${operation} cannot be made to answer it; it answers ${route.definition.statuses.join(', ')}; ${rules}`,
   )
 }
 

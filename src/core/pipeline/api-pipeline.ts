@@ -5,7 +5,7 @@ import { isPromiseLike, jsonResponse, type PlainRequest, type PlainResponse, typ
 import { rateLimitHeaders } from '../access/rate-limit-headers.ts'
 import type { RateLimitDecision } from '../access/rate-limiter.ts'
 import { compileRouteTable, type RouteMatch, type RouteTable } from '../operations/route-table.ts'
-import { createFaultRules, type FaultRules, type FiredFault } from '../faults/fault-rules.ts'
+import { createFaultRules, faultOnlyStatuses, type FaultRules, type FiredFault } from '../faults/fault-rules.ts'
 import { faultKinds, journalStatus } from '../http/fault-kinds.ts'
 import { forcedResult, invalidPrefer, preferredStatus } from '../operations/forced-responses.ts'
 import type { OperationContext } from '../operations/operation-context.ts'
@@ -209,7 +209,7 @@ export function createApiPipeline(state: OperationContext, options: PipelineOpti
         if (match.kind === 'wrong-method') {
           throw new ApiError('method_not_allowed', `${request.method} is not supported here; use ${match.allow}`, { Allow: match.allow })
         }
-        if (preferred !== undefined && !forcible) throw invalidPrefer(match.route, preferred)
+        if (preferred !== undefined && !forcible) throw invalidPrefer(match.route, preferred, faultOnlyStatuses)
         // Fault rules act on authenticated requests within their limits, which they count (see the README).
         if (faults.active) exchange = { ...exchange, fault: faults.fire(match.route, request.method, request.path, caller.key) }
         outcome = operate(exchange, match)

@@ -141,8 +141,16 @@ describe('Prefer: code= forces an operation’s documented answers, counting not
       const answer = await send('GET', '/v1/pets', { ...pro, prefer })
       expect(answer.status, prefer).toBe(400)
       expect(answer.body.code).toBe('invalid_prefer')
-      expect(answer.body.message).toMatch(/^Prefer: code=.*: listPets cannot be made to answer it; it answers 200, 400, 401, 429$/)
+      expect(answer.body.message).toMatch(/^Prefer: code=.*: listPets cannot be made to answer it; it answers 200, 400, 401, 429; /)
     }
+    // Issue 37: a 5xx is a fault rule's, and the 400 says how to get one.
+    expect((await send('GET', '/v1/pets', { ...pro, prefer: 'code=503' })).body.message).toBe(
+      'Prefer: code=503: listPets cannot be made to answer it; it answers 200, 400, 401, 429; a 503 comes from a fault rule: ' +
+        `--fault "listPets 503 times=1", POST /__sim/faults {"operation":"listPets","status":503,"times":1} or simulator.faults.add({ operation: 'listPets', status: 503, times: 1 })`,
+    )
+    expect((await send('GET', '/v1/pets', { ...pro, prefer: 'code=418' })).body.message).toMatch(
+      /; 500, 502, 503, 504, delays and broken connections come from fault rules \(--fault, POST \/__sim\/faults, simulator\.faults\.add\)$/,
+    )
     expect((await send('GET', '/v1/pets', { ...pro, prefer: 'code=abc' })).body.message).toContain('that is not an HTTP status')
   })
 
