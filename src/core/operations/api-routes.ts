@@ -1,5 +1,5 @@
 import { ApiError } from '../http/api-error.ts'
-import type { operationNames, OperationName } from '../model/operation-names.ts'
+import type { operationNames } from '../model/operation-names.ts'
 import type { ApiKey } from '../access/api-keys.ts'
 import { deprecationHeaders } from './deprecation.ts'
 import { JsonText } from '../http/json-text.ts'
@@ -178,8 +178,6 @@ export const apiRoutes = [
     simulatorStatuses: [501],
   },
 ] as const satisfies readonly ApiRouteDefinition[]
-
-export type { OperationName }
 
 /** The operations of a table, in its order (generic: only a mapped type over a type parameter keeps a tuple a tuple). */
 type OperationsOf<Routes> = { readonly [Index in keyof Routes]: Routes[Index] extends { readonly operation: infer Name } ? Name : never }
