@@ -30,7 +30,7 @@ afterAll(async () => {
 function verify(pact: Pact | HandWritten, target: RunningServer, options: { key?: string | null; providerUrl?: string } = {}) {
   const key = options.key === undefined ? 'demo-pro-key' : options.key
   return verifyPact(pact, options.providerUrl ?? target.url, {
-    stateHandlers: simulatorStateHandlers(`${target.url}/__sim/provider-states`, key ?? 'demo-pro-key'),
+    stateHandlers: simulatorStateHandlers(`${target.url}/__sim/provider-states`),
     ...(key === null ? {} : { requestFilter: placeholderFilter(key) }),
   })
 }

@@ -30,11 +30,11 @@ export function placeholderFilter(key: string) {
   }
 }
 
-/** State handlers that post each state to a simulator's provider-state URL, `<API_KEY>` named as `key`. */
-export function simulatorStateHandlers(stateUrl: string, key: string): StateHandlers {
+/** State handlers that post each state to a simulator's provider-state URL, as docs/pact.md's recipe does. */
+export function simulatorStateHandlers(stateUrl: string): StateHandlers {
   const post = async (state: string, params: unknown, action: 'setup' | 'teardown') => {
-    const given = (params ?? {}) as Record<string, unknown>
-    const mapped = given.key === '<API_KEY>' ? { ...given, key } : given
+    // The simulator takes the pact's <API_KEY> as it is: every key it knows is spent, whichever the requestFilter sends.
+    const mapped = (params ?? {}) as Record<string, unknown>
     const response = await fetch(stateUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -101,10 +101,10 @@ export const providerStates: readonly ProviderStateDefinition[] = [
         type: 'string',
         required: false,
         values: planNames,
-        description: `with \`${pactApiKeyPlaceholder}\`, only the keys of this plan; with a key, the key’s plan`,
+        description: `the plan of the key the pact was recorded with (with \`${pactApiKeyPlaceholder}\` every key is spent whatever its plan, since the verifier may send a key of another); with a key, the key’s plan`,
       },
     ],
-    holds: `the key has used its whole minute (every key, or every key of \`plan\`, for \`${pactApiKeyPlaceholder}\`): its next request is a 429 with \`Retry-After\``,
+    holds: `the key has used its whole minute (every key in force, for \`${pactApiKeyPlaceholder}\`): its next request is a 429 with \`Retry-After\``,
     teardownResets: true,
     check: (params, simulator) => void spentKeys(params, simulator),
     setup(simulator, params) {
@@ -126,19 +126,16 @@ export const providerStates: readonly ProviderStateDefinition[] = [
 const sunsetOf = (simulator: SimulatorCore) => Date.parse(simulator.state().getPet.sunsetAt)
 
 /**
- * The keys the key state spends: the one named, or for the pact's placeholder every key in force (of `plan` when
- * given). A pact exported from a team's own key says `<API_KEY>`; the verifier puts in whichever key it has, so
- * every key the simulator knows must be spent for that key's next request to be the pact's 429.
+ * The keys the key state spends: the one named, or for the pact's placeholder every key in force. A pact exported
+ * from a team's own key says `<API_KEY>` (and the plan it was recorded on); the verifier puts in whichever key it has,
+ * of that plan or another, so every key the simulator knows must be spent for that key's next request to be the
+ * pact's 429. `plan` is still checked to be a plan's name.
  */
 function spentKeys({ key, plan }: ProviderStateParams, simulator: SimulatorCore) {
   const keys = simulator.keys
   if (key === pactApiKeyPlaceholder) {
-    const chosen = plan === undefined ? keys : keys.filter((known) => known.plan.name === plan)
-    if (chosen.length === 0) {
-      const plans = [...new Set(keys.map((known) => known.plan.name))].join(', ')
-      throw new RangeError(`no key of plan ${String(plan)} is in force (the keys in force are of plans ${plans || 'none'})`)
-    }
-    return chosen
+    if (keys.length === 0) throw new RangeError('no key is in force: start the simulator with a key (--key) to spend')
+    return keys
   }
   const known = keys.find((candidate) => candidate.token === key)
   if (known === undefined) {
