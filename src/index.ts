@@ -5,11 +5,7 @@
  * or return. The core's building blocks (the store, the limiter, the journal's factory…) stay internal: a rename
  * of theirs is no change to this API. The whole surface is `api-report/petstore-sim.api.md`, listed in docs/api.md.
  *
- * @example
- * import { setupServer } from 'msw/node'
- * import { createSimulator } from 'petstore-sim'
- * const simulator = createSimulator({ seed: 42 })
- * setupServer(...simulator.handlers).listen()
+ * The bundles keep this comment, so it holds no import statement: the browser build's import check reads them.
  */
 import { publicSchemas } from './core/model/schemas.ts'
 
@@ -56,6 +52,7 @@ export type { Har, HarEntry, HarNameValue } from './core/journal/journal-har.ts'
 export type { AnswerOrigin, ContractCoverage, OperationCoverage, StatusCoverage } from './core/journal/contract-coverage.ts'
 export type { PactBody } from './core/contract/pact-bodies.ts'
 export type { Pact, PactInteraction, PactOptions } from './core/contract/pact-export.ts'
+export type { PactProviderState } from './core/contract/pact-interaction.ts'
 export type { PactMatcher, PactRuleSet } from './core/contract/pact-matching-rules.ts'
 export type { PactExport } from './core/contract/pact-module.ts'
 export type { SimulatorEvent, SimulatorEventListener, SimulatorEvents } from './core/simulator/simulator-events.ts'
@@ -63,6 +60,7 @@ export type { FaultKindStatus, KeyStatus, OperationStatus, SimulatorStatus, Wind
 export type { SnapshotReader, StateSnapshot } from './core/state/state-snapshot.ts'
 export type { ScenarioDefinition, ScenarioSummary, ScenarioUsage } from './core/state/scenarios.ts'
 export { applyProviderState, type ProviderStateRequest, type ProviderStateResult } from './core/simulator/provider-states.ts'
+export type { ProviderStateParams } from './core/simulator/provider-state-params.ts'
 
 // Fault rules.
 export { parseFaultText } from './core/faults/fault-text.ts'

@@ -247,7 +247,11 @@ export interface RunningServer {
   readonly server: Server
   readonly app: App
   readonly simulator: SimulatorCore
-  /** The state file (`state`), with what start-up found there: a state restored, an empty file, or nothing yet. */
+  /**
+   * The state file (`state`), with what start-up found there: a state restored, an empty file, or nothing yet. For the
+   * CLI's banner only.
+   * @internal
+   */
   readonly stateFile?: Pick<StateFile, 'path' | 'found' | 'createdPets'> | undefined
   /** Drains and closes the server: see {@link SimulatorServer.close}. */
   close(graceMs?: number): Promise<void>

@@ -95,7 +95,11 @@ export interface SimulatorCore {
    * `clear`; and the pact of every request since creation or `clearPact()` (resets and `clear()` keep it): `toPact`.
    */
   readonly journal: RequestJournal & PactExport
-  /** The pact's interactions, one per shape, kept across resets (what `journal.toPact` and `GET /__sim/requests.pact` export). */
+  /**
+   * The pact's interactions, one per shape, kept across resets (what `journal.toPact` and `GET /__sim/requests.pact`
+   * export); users clear them with `journal.clearPact()`.
+   * @internal
+   */
   readonly pact: PactRecorder
   /**
    * Which documented answers of each operation were met, and how (the

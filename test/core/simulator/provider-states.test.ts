@@ -85,10 +85,7 @@ describe('applyProviderState', () => {
 
   it.each([
     [{ state: 'a pet with id {id} exists', params: { id: 2 ** 53 - 1 } }, /id must be a whole number from 1 to 9007199254740990/],
-    [
-      { state: 'the key {key} has no requests left this minute', params: { key: '<API_KEY>', plan: 'platinum' } },
-      /plan/,
-    ],
+    [{ state: 'the key {key} has no requests left this minute', params: { key: '<API_KEY>', plan: 'platinum' } }, /plan/],
     [
       { state: 'the key {key} has no requests left this minute', params: { key: 'team-free-key', plan: 'pro' } },
       /is of plan free, not pro/,
