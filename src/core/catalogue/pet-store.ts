@@ -1,5 +1,5 @@
 import { petStatuses, type NewPet, type Pet, type PetStatus } from '../model/pet-types.ts'
-import { checkNewPet } from '../model/new-pet-check.ts'
+import { CheckedNewPet, checkNewPet } from '../model/new-pet-check.ts'
 import { describeIssues, english, petSchemas } from '../model/schemas.ts'
 import { isCompactPets, type CompactPets } from './compact-pets.ts'
 import { createCreatedPets } from './created-pets.ts'
@@ -112,7 +112,8 @@ export function createPetStore(options: PetStoreOptions): PetStore {
       // only after the pet was in `pets`, which listPets then served (`status: "lost"`, `name: 42`).
       // By hand, as NewPetSchema checks it (new-pet-check.ts): zod cost a createPet about a microsecond here. What is
       // not an object at all is left to zod, for its own words.
-      const checked = isPlainObject(newPet) ? checkNewPet(newPet) : zodProblems(newPet)
+      // Checked once: what the request parsing checked comes as a CheckedNewPet.
+      const checked = newPet instanceof CheckedNewPet ? newPet : isPlainObject(newPet) ? checkNewPet(newPet) : zodProblems(newPet)
       if (typeof checked === 'string') throw new TypeError(`Invalid pet: ${checked}`)
       if (created.count >= maxCreated) throw new RangeError(`The store holds ${maxCreated} created pets, its most`)
       const pet = created.add(checked.name, checked.categoryId, checked.status ?? defaultStatus)
