@@ -4,7 +4,6 @@ import type { ApiKey } from '../access/api-keys.ts'
 import { deprecationHeaders } from './deprecation.ts'
 import { JsonText } from '../http/json-text.ts'
 import type { PlainRequest } from '../http/plain-http.ts'
-import { readListPetsQuery } from './list-query-text.ts'
 import { defaultLimit, parseListPetsQuery, parseNewPet, parsePetId } from './request-parsing.ts'
 import type { OperationContext } from './operation-context.ts'
 
@@ -84,7 +83,7 @@ export const apiRoutes = [
     path: '/pets',
     resolve: ({ request, state }) => ({
       status: 200,
-      body: state.pageTexts.text(readListPetsQuery(request.query)),
+      body: state.pageTexts.text(parseListPetsQuery(new URLSearchParams(request.query))),
     }),
     statuses: [200, 400, 401, 429],
     simulatorStatuses: [400],
