@@ -110,11 +110,11 @@ export class BodyBudget {
   }
 
   /**
-   * Registers the body of `request` being read by `reader` (whose `fail` ends it with an error), and returns it. The
-   * reader is marked by the body as bytes arrive ({@link heard}) and handed back to {@link untrack} when the body is read.
+   * Registers the body of `request` being read; `fail` ends it with an error. The reader it returns is marked by the
+   * body as bytes arrive ({@link BodyReader.heard}) and handed back to {@link untrack} when the body is read.
    */
-  track(request: object, reader: BodyReader): BodyReader {
-    reader.heardAt = this.#tick
+  track(request: object, fail: (error: unknown) => void): BodyReader {
+    const reader: BodyReader = { fail, heardAt: this.#tick, waiting: 0 }
     this.#readers.set(request, reader)
     if (this.idleTimeoutMs > 0 && this.#sweeper === undefined) this.#startSweeping()
     return reader
@@ -229,7 +229,7 @@ export class BodyBudget {
 
 /** What the budget knows of a body being read. */
 export interface BodyReader {
-  fail(error: unknown): void
+  readonly fail: (error: unknown) => void
   /** The sweeper's tick when the body last heard a byte. */
   heardAt: number
   /** Chunks of the body waiting for the budget: the body is not idle meanwhile. */

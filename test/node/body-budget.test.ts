@@ -7,14 +7,14 @@ import { BodyBudget, type BodyReader, reserveShare, smallBodyBytes } from '../..
 
 const mib = 1024 * 1024
 
-function reader(): BodyReader & { failures: unknown[] } {
+/** Tracks a body on `budget` and records how it is ended. */
+function track(budget: BodyBudget): BodyReader & { failures: unknown[]; request: object } {
   const failures: unknown[] = []
-  return {
-    failures,
-    heardAt: 0,
-    waiting: 0,
-    fail: (error) => void failures.push(error),
-  }
+  const request = {}
+  return Object.assign(
+    budget.track(request, (error) => void failures.push(error)),
+    { failures, request },
+  )
 }
 
 afterEach(() => {
@@ -73,23 +73,18 @@ describe('the body budget', () => {
 
   it('ends every body being read on failReads, and forgets one untracked', () => {
     const budget = new BodyBudget(1000)
-    const [a, b] = [reader(), reader()]
-    const [requestA, requestB] = [{}, {}]
-    budget.track(requestA, a)
-    budget.track(requestB, b)
-    budget.untrack(requestB)
+    const [a, b] = [track(budget), track(budget)]
+    budget.untrack(b.request)
     budget.failReads('draining')
     expect(a.failures).toEqual(['draining'])
     expect(b.failures).toEqual([])
-    expect(budget.failRead(requestB, 'x')).toBe(false)
+    expect(budget.failRead(b.request, 'x')).toBe(false)
   })
 
   it('ends a body that heard no byte for idleTimeoutMs with a 408, and not one that keeps hearing', () => {
     vi.useFakeTimers()
     const budget = new BodyBudget(1000, 400)
-    const [stalled, talking] = [reader(), reader()]
-    budget.track({}, stalled)
-    budget.track({}, talking)
+    const [stalled, talking] = [track(budget), track(budget)]
     for (let tick = 0; tick < 3; tick++) {
       vi.advanceTimersByTime(100)
       budget.heard(talking)
@@ -105,9 +100,8 @@ describe('the body budget', () => {
   it('does not end a body that waits for the budget: that is not the client stalling', () => {
     vi.useFakeTimers()
     const budget = new BodyBudget(1000, 400)
-    const waiting = reader()
+    const waiting = track(budget)
     waiting.waiting = 1
-    budget.track({}, waiting)
     vi.advanceTimersByTime(1000)
     expect(waiting.failures).toEqual([])
   })
