@@ -5,7 +5,7 @@ import { createSimulatorCore, type SimulatorCore, type SimulatorOptions } from '
 import { createControlPlane, controlPath, type ControlOptions, type ControlPlane } from './control/control-plane.ts'
 import { createBrowserAccess, journalRefusal, type HostCheck } from './browser-access.ts'
 import { createHostPolicy, hostNotAllowed } from '../core/access/host-policy.ts'
-import { applyCors, preflightResponse, withoutCorsGrant } from './cors.ts'
+import { applyCors, corsHeaders, preflightResponse, withoutCorsGrant } from './cors.ts'
 import { toFetchResponse, toPlainRequest } from './fetch-lane.ts'
 import { createOpenApiRoute, documentApiUrl, type OpenApiDocumentSource } from './openapi-route.ts'
 import { serverRootResponse } from './server-root.ts'
@@ -142,7 +142,8 @@ export function createAppWith(
     if (request.method === 'OPTIONS') return preflightResponse(request, preflightMethods(path))
     if (openApi?.owns(path))
       return openApi.respond(request.method, path, documentApiUrl(request.scheme ?? 'http', request.authority, basePath))
-    if (underApi(path)) return pipeline.respond(request)
+    // The CORS grant goes in before the journal records the answer (API answers carry no `Vary` of their own).
+    if (underApi(path)) return pipeline.respond(request, undefined, corsHeaders(request.header('origin'), undefined))
     if (path === '/' && (request.method === 'GET' || request.method === 'HEAD')) {
       return serverRootResponse(request, { basePath, dashboard: control !== undefined, openApi: openApi !== undefined })
     }

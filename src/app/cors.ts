@@ -78,6 +78,8 @@ function withOrigin(vary: string): string {
 
 /** Adds {@link corsHeaders} to a plain response. */
 export function applyCors(request: PlainRequest, response: PlainResponse): PlainResponse {
+  // An API answer has its grant already (the app hands it to the pipeline, whose header object is then frozen).
+  if (Object.isFrozen(response.headers)) return response
   const headers = corsHeaders(request.header('origin'), response.headers.Vary)
   if (headers !== undefined) Object.assign(response.headers, headers)
   return response

@@ -50,8 +50,10 @@ export class ConnectionGuard {
   readonly #states = new WeakMap<Socket, ConnectionState>()
   /**
    * The open connections, whose responses being produced a drain marks `Connection: close`. Connections, not
-   * responses: a set of responses added to and deleted from on every request reallocated its table as it grew and
-   * shrank (120 bytes a request in a sampling heap profile of the bench's GET).
+   * responses, and one `close` listener per connection, not a closure per request: the plain version (a set of
+   * responses, `outgoing.once('close', () => …)` per request) allocated 640-750 bytes a request more and spent
+   * 1.7-3.7 µs more of the server's CPU per request (medians of 4 alternated rounds: GET list 35.3 -> 37.0, POST
+   * 52.7 -> 55.7, getPet 36.0 -> 39.7; issue 38's A/B, test/bench/HISTORY.md). Kept; test/node/connection-guard.test.ts.
    */
   readonly #connections = new Set<ConnectionState>()
   readonly #maxPipelined: number

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import { ApiError } from '../core/http/api-error.ts'
 import { payloadTooLarge } from '../core/http/plain-http.ts'
-import type { BodyBudget, BodyReader } from './body-budget.ts'
+import type { BodyBudget } from './body-budget.ts'
 
 /**
  * Reads a request body up to `limit` bytes, counted while streaming (a lying
@@ -90,11 +90,12 @@ const utf8Encoder = new TextEncoder()
  *
  * The common case, a small body with room in the budget, is kept to what a
  * bare server does (a `data` and an `end` listener) plus `close` and `error`:
- * no timer, no promise but the one returned, and no closure at all: one
- * collector object, and listeners shared by every body that find it on the
- * request (`this` is the request). Closures per body (eight, and their
- * context) made about 1 KB of garbage a createPet (a sampling heap profile
- * of the bench's POST); a timer per body cost 6 µs of CPU before that.
+ * no timer, no closure per chunk, no promise but the one returned. It cost a
+ * createPet about 6 µs of CPU more than that before (a minimal reader in its
+ * place, `npm run bench`'s POST, 2026-11-23). The listeners are closures over
+ * this body's state: one collector object with listeners shared by every body
+ * was tried (issue 28) and dropped (issue 38): it saved 335 bytes a createPet
+ * and no CPU the A/B could see (medians 52.0 and 50.3 µs, 6 alternated rounds).
  */
 function collectBody(
   incoming: IncomingMessage,
@@ -102,142 +103,93 @@ function collectBody(
   length: number | undefined,
   budget: BodyBudget | undefined,
 ): Promise<Uint8Array> {
-  const collector = new BodyCollector(incoming, limit, length, budget)
-  const done = new Promise<Uint8Array>((resolve, reject) => {
-    collector.resolve = resolve
-    collector.reject = reject
+  return new Promise((resolve, reject) => {
+    let first: Buffer | undefined
+    let chunks: Buffer[] | undefined
+    let size = 0
+    let done = false
+    /** Bytes taken from the budget at once ({@link BodyBudget.take}), given back together. */
+    let takenBytes = 0
+    /** The slow path's grants, and the reservation waiting, if any. */
+    let taken: Array<() => void> | undefined
+    let waiting: { cancel(): void } | undefined
+    // Chunks that wait for the budget are taken in the order they came: each waits for the one before.
+    let inOrder: Promise<void> | undefined
+    const reader = budget?.track(incoming, fail)
+    const giveBack = () => {
+      waiting?.cancel()
+      if (taken !== undefined) for (const release of taken.splice(0)) release()
+      budget?.giveBack(takenBytes)
+      takenBytes = 0
+    }
+    const keep = (chunk: Buffer) => {
+      if (first === undefined) first = chunk
+      else if (chunks === undefined) chunks = [first, chunk]
+      else chunks.push(chunk)
+    }
+    function fail(error: unknown): void {
+      if (done) return
+      done = true
+      budget?.untrack(incoming)
+      giveBack()
+      incoming.off('data', onData)
+      incoming.resume()
+      reject(error)
+    }
+    function finish(): void {
+      if (done) return
+      done = true
+      budget?.untrack(incoming)
+      resolve(chunks === undefined ? (first ?? Buffer.alloc(0)) : Buffer.concat(chunks, size))
+      // The bytes are the pipeline's now; it reads them at once (decoding or refusing them).
+      giveBack()
+    }
+    function onData(chunk: Buffer): void {
+      size += chunk.length
+      if (size > limit || (length !== undefined && size > length)) {
+        fail(payloadTooLarge(limit))
+        return
+      }
+      if (budget === undefined || reader === undefined) {
+        keep(chunk)
+        return
+      }
+      budget.heard(reader)
+      // The common case: room in the budget and no chunk of this body still waiting. No pause, no promise.
+      const took = reader.waiting === 0 ? budget.take(chunk.length, Math.max(size, length ?? 0)) : -1
+      if (took !== -1) {
+        takenBytes += took
+        keep(chunk)
+        return
+      }
+      reader.waiting++
+      incoming.pause()
+      const reservation = budget.reserve(chunk.length, Math.max(size, length ?? 0))
+      inOrder = (inOrder ?? Promise.resolve())
+        .then(() => {
+          waiting = reservation
+          return reservation.granted
+        })
+        .then((release) => {
+          waiting = undefined
+          reader.waiting--
+          budget.heard(reader)
+          if (done) return release()
+          taken ??= []
+          taken.push(release)
+          keep(chunk)
+          incoming.resume()
+        })
+    }
+    incoming.on('data', onData)
+    incoming.on('end', () => {
+      if (inOrder === undefined || reader?.waiting === 0) finish()
+      else void inOrder.then(finish)
+    })
+    // 'close' before 'end' is an abort: a body waiting for the budget gives its place back.
+    incoming.on('close', () => {
+      if (!incoming.readableEnded) fail(new ApiError('bad_request', 'The connection closed before the request body was read'))
+    })
+    incoming.on('error', (error) => fail(new ApiError('bad_request', `The request body could not be read: ${error.message}`)))
   })
-  ;(incoming as Collected)[collectorOf] = collector
-  budget?.track(incoming, collector)
-  incoming.on('data', onData)
-  incoming.on('end', onEnd)
-  incoming.on('close', onClose)
-  incoming.on('error', onError)
-  return done
-}
-
-/** Where a request being read keeps its collector, for the shared listeners. */
-const collectorOf = Symbol('petstore-sim body collector')
-type Collected = IncomingMessage & { [collectorOf]?: BodyCollector | undefined }
-
-function onData(this: IncomingMessage, chunk: Buffer): void {
-  ;(this as Collected)[collectorOf]?.data(chunk)
-}
-function onEnd(this: IncomingMessage): void {
-  ;(this as Collected)[collectorOf]?.end()
-}
-function onClose(this: IncomingMessage): void {
-  if (!this.readableEnded)
-    (this as Collected)[collectorOf]?.fail(new ApiError('bad_request', 'The connection closed before the request body was read'))
-}
-function onError(this: IncomingMessage, error: Error): void {
-  ;(this as Collected)[collectorOf]?.fail(new ApiError('bad_request', `The request body could not be read: ${error.message}`))
-}
-
-/** One body being read: its chunks, what it took from the budget, and how it ends. */
-class BodyCollector implements BodyReader {
-  heardAt = 0
-  /** Chunks of the body waiting for the budget. */
-  waiting = 0
-  resolve: (body: Uint8Array) => void = () => undefined
-  reject: (error: unknown) => void = () => undefined
-  #first: Buffer | undefined
-  #chunks: Buffer[] | undefined
-  #size = 0
-  #done = false
-  /** Bytes taken from the budget at once ({@link BodyBudget.take}), given back together. */
-  #takenBytes = 0
-  /** The slow path's grants, and the reservation waiting, if any. */
-  #taken: Array<() => void> | undefined
-  #pending: { cancel(): void } | undefined
-  #inOrder: Promise<void> | undefined
-  readonly #incoming: IncomingMessage
-  readonly #limit: number
-  readonly #length: number | undefined
-  readonly #budget: BodyBudget | undefined
-
-  constructor(incoming: IncomingMessage, limit: number, length: number | undefined, budget: BodyBudget | undefined) {
-    this.#incoming = incoming
-    this.#limit = limit
-    this.#length = length
-    this.#budget = budget
-  }
-
-  data(chunk: Buffer): void {
-    this.#size += chunk.length
-    const size = this.#size
-    if (size > this.#limit || (this.#length !== undefined && size > this.#length)) {
-      this.fail(payloadTooLarge(this.#limit))
-      return
-    }
-    const budget = this.#budget
-    if (budget === undefined) {
-      this.#keep(chunk)
-      return
-    }
-    budget.heard(this)
-    const took = this.waiting === 0 ? budget.take(chunk.length, Math.max(size, this.#length ?? 0)) : -1
-    if (took !== -1) {
-      this.#takenBytes += took
-      this.#keep(chunk)
-      return
-    }
-    this.waiting++
-    this.#incoming.pause()
-    const reservation = budget.reserve(chunk.length, Math.max(size, this.#length ?? 0))
-    this.#inOrder = (this.#inOrder ?? Promise.resolve())
-      .then(() => {
-        this.#pending = reservation
-        return reservation.granted
-      })
-      .then((release) => {
-        this.#pending = undefined
-        this.waiting--
-        budget.heard(this)
-        if (this.#done) return release()
-        this.#taken ??= []
-        this.#taken.push(release)
-        this.#keep(chunk)
-        this.#incoming.resume()
-      })
-  }
-
-  end(): void {
-    if (this.#inOrder === undefined || this.waiting === 0) this.#finish()
-    else void this.#inOrder.then(() => this.#finish())
-  }
-
-  fail(error: unknown): void {
-    if (this.#done) return
-    this.#settle()
-    this.#incoming.off('data', onData)
-    this.#incoming.resume()
-    this.reject(error)
-  }
-
-  #finish(): void {
-    if (this.#done) return
-    const chunks = this.#chunks
-    this.#settle()
-    this.resolve(chunks === undefined ? (this.#first ?? Buffer.alloc(0)) : Buffer.concat(chunks, this.#size))
-  }
-
-  /** Done: untracked, and everything taken from the budget given back. */
-  #settle(): void {
-    this.#done = true
-    ;(this.#incoming as Collected)[collectorOf] = undefined
-    const budget = this.#budget
-    if (budget === undefined) return
-    budget.untrack(this.#incoming)
-    this.#pending?.cancel()
-    if (this.#taken !== undefined) for (const release of this.#taken.splice(0)) release()
-    budget.giveBack(this.#takenBytes)
-    this.#takenBytes = 0
-  }
-
-  #keep(chunk: Buffer): void {
-    if (this.#first === undefined) this.#first = chunk
-    else if (this.#chunks === undefined) this.#chunks = [this.#first, chunk]
-    else this.#chunks.push(chunk)
-  }
 }

@@ -45,8 +45,9 @@ export function writePlainResponse(outgoing: ServerResponse, response: PlainResp
 
 function writeWhole(outgoing: ServerResponse, response: PlainResponse, body: string | undefined, method: string | undefined): void {
   const { headers } = response
-  // The headers object is this response's own (see PlainResponse): adding to it costs no copy.
-  if (response.status !== 204 && response.status !== 304)
+  // An API answer comes with its Content-Length (its header object frozen: the journal shows it as sent); the others'
+  // objects are their own (see PlainResponse): adding to them costs no copy.
+  if (response.status !== 204 && response.status !== 304 && headers['Content-Length'] === undefined)
     headers['Content-Length'] = String(body === undefined ? 0 : Buffer.byteLength(body))
   outgoing.writeHead(response.status, headers)
   outgoing.end(method === 'HEAD' ? undefined : body)
@@ -137,8 +138,11 @@ function hangThenDrop(outgoing: ServerResponse, hangMs: number): void {
 function writeHalfThenDrop(outgoing: ServerResponse, response: PlainResponse): void {
   const socket = outgoing.socket
   const bytes = Buffer.from(response.body ?? '')
-  response.headers['Content-Length'] = String(bytes.byteLength)
-  outgoing.writeHead(response.status, response.headers)
+  const headers =
+    response.headers['Content-Length'] === undefined
+      ? { ...response.headers, 'Content-Length': String(bytes.byteLength) }
+      : response.headers
+  outgoing.writeHead(response.status, headers)
   outgoing.write(bytes.subarray(0, Math.floor(bytes.byteLength / 2)), () => dropSocket(socket))
 }
 

@@ -4,12 +4,31 @@
  */
 export class JsonText {
   readonly text: string
-  /** The text is held elsewhere for longer than one request (a kept page): the journal refers to it instead of copying it. */
-  readonly held: boolean
-  constructor(text: string, held = false) {
+  #byteLength = -1
+  constructor(text: string) {
     this.text = text
-    this.held = held
   }
+
+  /** The text's length in UTF-8 (its `Content-Length`), measured once: a kept page is sent many times. */
+  get byteLength(): number {
+    if (this.#byteLength === -1) this.#byteLength = utf8Length(this.text)
+    return this.#byteLength
+  }
+}
+
+/** Bytes of a string in UTF-8, without encoding it. */
+export function utf8Length(text: string): number {
+  let length = 0
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index)
+    if (code < 0x80) length += 1
+    else if (code < 0x800) length += 2
+    else if (code >= 0xd800 && code <= 0xdbff && index + 1 < text.length) {
+      length += 4
+      index++
+    } else length += 3
+  }
+  return length
 }
 
 /**

@@ -77,7 +77,10 @@ export interface JournalRecordForLog {
 /** A response as plain data: every lane writes it in its own form. */
 export interface PlainResponse {
   readonly status: number
-  /** Header names as sent. The object is the response's own: a lane may add to it before sending. */
+  /**
+   * Header names as sent. An API answer's object is complete and frozen (the journal keeps it: what it shows is what
+   * was sent); another answer's is its own, and a lane may add to it before sending.
+   */
   readonly headers: Record<string, string>
   /** The body text (JSON for everything the API answers), or none. */
   readonly body: string | undefined

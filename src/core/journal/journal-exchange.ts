@@ -1,3 +1,4 @@
+import { utf8Length } from '../http/json-text.ts'
 import { redactHeader, redactQuery } from './journal-redaction.ts'
 
 /** A request or response body as the journal shows it. */
@@ -40,19 +41,19 @@ export interface ExchangeParts {
   readonly rawHeaders: readonly string[] | undefined
   /** The request body's bytes when something read it; undefined otherwise. */
   readonly requestBody: Uint8Array | undefined
-  /** The response's header object: read when the entry is, so headers a lane adds afterwards (CORS) show too. */
+  /**
+   * The answer's headers, every one the lanes send (the pipeline adds `Content-Length` and the app's CORS grant before
+   * it records): kept as they are when frozen, else copied, so that what the journal shows is what was sent.
+   */
   readonly responseHeaders: Readonly<Record<string, string>>
   readonly responseBody: string | undefined
-  /** The response body is held elsewhere for longer than a request (a kept page of pets): the journal refers to it, copying nothing. */
-  readonly responseBodyHeld?: boolean
 }
 
 /**
- * An exchange as a journal entry carries it: as the pipeline handed it over
- * (references, a body over the cap cut to a copy of its first bytes: what
- * the events and waiters see), or read back from the journal's copy
- * (exchange-ring.ts, which holds the budget). The JSON view is built only
- * when an entry is read.
+ * An exchange as the journal holds it: the parts the pipeline handed over
+ * (strings and bytes nothing changes; a body over the cap cut to a copy of
+ * its first bytes; the answer's headers frozen), with their size in memory
+ * estimated once. The JSON view is built only when an entry is read.
  */
 export interface CapturedExchange {
   readonly rawHeaders: readonly string[] | undefined
@@ -63,29 +64,43 @@ export interface CapturedExchange {
   readonly responseBody: string | Uint8Array | undefined
   /** Bytes sent when truncated, -1 otherwise (computed on read). */
   readonly responseBodySize: number
+  /** Estimated bytes this exchange holds in memory, for the journal's budget: every body counted, shared or not. */
+  readonly bytes: number
 }
 
-/** An exchange as the pipeline handed it over, each body cut to `cap` bytes (the journal's copy is exchange-ring.ts). */
+/**
+ * The fixed part of an entry's size in memory: the entry and exchange objects, the answer's header object (the
+ * simulator's own, at most about 15 short headers) and the views' bookkeeping. An over-estimate of a heap snapshot's.
+ */
+export const entryOverheadBytes = 1024
+
+/** Captures an exchange for the journal; `cap` is the most bytes kept of each body. */
 export function captureExchange(parts: ExchangeParts, cap: number): CapturedExchange {
+  let bytes = entryOverheadBytes
+  const { rawHeaders } = parts
+  if (rawHeaders !== undefined) {
+    // Two bytes per character: strings may be two-byte in memory.
+    for (let index = 0; index < rawHeaders.length; index++) bytes += 2 * rawHeaders[index]!.length + 16
+  }
   let requestBody = parts.requestBody
   const requestBodySize = requestBody?.byteLength ?? 0
   if (requestBody !== undefined && requestBody.byteLength > cap) requestBody = requestBody.slice(0, cap)
+  bytes += requestBody?.byteLength ?? 0
   let responseBody: string | Uint8Array | undefined = parts.responseBody
   let responseBodySize = -1
-  // A string of at most cap/3 characters is at most cap bytes of UTF-8: kept as it is, measured on read.
+  // A string of at most cap/3 characters is at most cap bytes of UTF-8: kept as it is, measured on read. A page of
+  // pets the simulator keeps anyway counts too: 1,000 entries referring to pages replaced since would hold them all.
   if (responseBody !== undefined && responseBody.length > cap / 3) {
     const encoded = new TextEncoder().encode(responseBody)
     responseBodySize = encoded.byteLength
     responseBody = encoded.byteLength > cap ? encoded.slice(0, cap) : encoded
+    bytes += responseBody.byteLength
+  } else if (responseBody !== undefined) {
+    bytes += 2 * responseBody.length
   }
-  return {
-    rawHeaders: parts.rawHeaders,
-    requestBody,
-    requestBodySize,
-    responseHeaders: parts.responseHeaders,
-    responseBody,
-    responseBodySize,
-  }
+  const sent = parts.responseHeaders
+  const responseHeaders = Object.isFrozen(sent) ? sent : Object.freeze({ ...sent })
+  return Object.freeze({ rawHeaders, requestBody, requestBodySize, responseHeaders, responseBody, responseBodySize, bytes })
 }
 
 /** The request as the journal shows it. */
@@ -156,21 +171,6 @@ function bodyView(body: string | Uint8Array, sentSize: number): JournalBody {
   } catch {
     return { size, encoding: 'base64', text: toBase64(body), truncated }
   }
-}
-
-/** Bytes of a string in UTF-8, without encoding it. */
-export function utf8Length(text: string): number {
-  let length = 0
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index)
-    if (code < 0x80) length += 1
-    else if (code < 0x800) length += 2
-    else if (code >= 0xd800 && code <= 0xdbff && index + 1 < text.length) {
-      length += 4
-      index++
-    } else length += 3
-  }
-  return length
 }
 
 /** The length of a byte sequence without a trailing incomplete UTF-8 sequence (at most 3 bytes are looked at). */

@@ -54,6 +54,7 @@ const emptyExchange: CapturedExchange = {
   responseHeaders: {},
   responseBody: undefined,
   responseBodySize: -1,
+  bytes: 0,
 }
 
 /** A recorded request as filters see it; the key sent is read from its headers only when a filter asks. */

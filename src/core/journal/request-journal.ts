@@ -1,8 +1,8 @@
 import { systemClock, type Clock } from '../time/clock.ts'
 import { defaults } from '../defaults.ts'
 import type { AnswerKind, CoverageTally } from './contract-coverage.ts'
-import { captureExchange, utf8Length } from './journal-exchange.ts'
-import { createExchangeRing } from './exchange-ring.ts'
+import { utf8Length } from '../http/json-text.ts'
+import { captureExchange } from './journal-exchange.ts'
 import { compileFilter, matches, type CompiledFilter, type JournalFilter } from './journal-filter.ts'
 import type { Har } from './journal-har.ts'
 import { toHar } from './har-module.ts'
@@ -146,15 +146,32 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
   const toSummary = (recorded: RecordedRequest) => summaryView(recorded, scrub)
   const wallClock = options.wallClock ?? systemClock
   const basePath = options.basePath ?? defaults.basePath
-  // What is held is a copy, in bytes (exchange-ring.ts): holding the last 1,000 exchanges keeps no request's objects alive.
-  const ring = createExchangeRing(maxBytes > 0 ? capacity : 0, maxBytes, bodyCap)
+  /**
+   * The held entries, frozen, oldest first from `head`: a bounded queue. The slots before `head` are spent, dropped in
+   * one go when they are half the array. A queue of the entries themselves beat a ring of their bytes (issue 38's A/B,
+   * see HISTORY.md): the copy cost what the collections it saved cost, and an entry read kept its exchange.
+   */
+  let items: RecordedRequest[] = []
+  let head = 0
+  let bytes = 0
+  let evicted = 0
   let sequence = 0
   /** Index 0 for status 0 (no answer), 1..5 for 1xx..5xx: one increment per request. */
   let byClass = [0, 0, 0, 0, 0, 0]
   const waiters = new Set<(entry: RecordedRequest) => void>()
 
-  /** The held entries from the `count`-th newest on (all of them by default), oldest first, decoded as they are read. */
-  const held = (count = ring.size) => ring.slice(Math.max(0, ring.size - count))
+  const evictOldest = () => {
+    bytes -= items[head]!.exchange!.bytes
+    items[head] = undefined as unknown as RecordedRequest
+    head++
+    evicted++
+    if (head >= 1024 && head * 2 >= items.length) {
+      items = items.slice(head)
+      head = 0
+    }
+  }
+  /** The held entries from the `count`-th newest on (all of them by default), oldest first. */
+  const held = (count = items.length - head) => items.slice(Math.max(head, items.length - count))
   const select = (filter: JournalFilter | undefined): RecordedRequest[] => {
     const tests = compileFilter(filter, basePath)
     const taken = tests.length === 0 ? held() : held().filter((entry) => matches(tests, filterable(entry)))
@@ -164,7 +181,8 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
 
   const journal: RequestJournal = {
     record(input) {
-      const entry: RecordedRequest = {
+      const exchange = capacity > 0 && maxBytes > 0 ? captureExchange(input.exchange, bodyCap) : undefined
+      const entry: RecordedRequest = Object.freeze({
         sequence: ++sequence,
         atMs: input.atMs,
         wallMs: wallClock.now(),
@@ -177,13 +195,16 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
         durationMs: input.durationMs,
         forced: input.forced,
         fault: input.fault,
-        // What the events and waiters see now: references, which nothing keeps unless a listener does.
-        exchange: capacity > 0 && maxBytes > 0 ? captureExchange(input.exchange, bodyCap) : undefined,
-      }
+        exchange,
+      })
       byClass[Math.min(5, Math.floor(entry.status / 100))]!++
       coverage?.count(entry.operation, entry.status, answerKind(entry))
       if (onRecord !== undefined) onRecord(entry)
-      if (entry.exchange !== undefined) ring.hold(entry, input.exchange)
+      if (exchange !== undefined) {
+        items.push(entry)
+        bytes += exchange.bytes
+        while (items.length - head > capacity || bytes > maxBytes) evictOldest()
+      }
       if (waiters.size > 0) for (const waiter of [...waiters]) waiter(entry)
       return entry
     },
@@ -261,10 +282,10 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
       const [none = 0, c1 = 0, c2 = 0, c3 = 0, c4 = 0, c5 = 0] = byClass
       return { total: sequence, byStatusClass: { '1xx': c1, '2xx': c2, '3xx': c3, '4xx': c4, '5xx': c5, none } }
     },
-    usage: () => ({ entries: ring.size, capacity, bytes: ring.bytes, maxBytes, bodyCapBytes: bodyCap, evicted: ring.evicted }),
+    usage: () => ({ entries: items.length - head, capacity, bytes, maxBytes, bodyCapBytes: bodyCap, evicted }),
     clear() {
-      ring.clear()
-      sequence = 0
+      items = []
+      head = bytes = evicted = sequence = 0
       byClass = [0, 0, 0, 0, 0, 0]
     },
   }

@@ -27,9 +27,23 @@ export function checkNewPet(data: object): NewPet | string {
   if (categoryProblem !== undefined) problem('categoryId', categoryProblem)
   if (status !== undefined && !isPetStatus(status)) problem('status', statusMessage(status))
   if (problems !== '') return problems
-  return status === undefined
-    ? { name: name as string, categoryId: categoryId as number }
-    : { name: name as string, categoryId: categoryId as number, status: status as NewPet['status'] }
+  return new CheckedNewPet(name as string, categoryId as number, status as NewPet['status'])
+}
+
+/**
+ * A pet {@link checkNewPet} has checked, frozen: `store.create` takes it as it is, so a createPet is validated once
+ * (parsing the request checks it; the store checks only what did not come checked, `simulator.store.create`'s input).
+ */
+export class CheckedNewPet implements NewPet {
+  readonly name: string
+  readonly categoryId: number
+  declare readonly status?: NewPet['status']
+  constructor(name: string, categoryId: number, status: NewPet['status']) {
+    this.name = name
+    this.categoryId = categoryId
+    if (status !== undefined) this.status = status
+    Object.freeze(this)
+  }
 }
 
 /** Whether a value is one of the spec's statuses, exactly (`Available` is not). */

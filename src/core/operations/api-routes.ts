@@ -4,7 +4,6 @@ import type { ApiKey } from '../access/api-keys.ts'
 import { deprecationHeaders } from './deprecation.ts'
 import { JsonText } from '../http/json-text.ts'
 import type { PlainRequest } from '../http/plain-http.ts'
-import { readListPetsQuery } from './list-query-text.ts'
 import { defaultLimit, parseListPetsQuery, parseNewPet, parsePetId } from './request-parsing.ts'
 import type { OperationContext } from './operation-context.ts'
 import { maxPetId } from '../model/pet-types.ts'
@@ -85,7 +84,7 @@ export const apiRoutes = [
     path: '/pets',
     resolve: ({ request, state }) => ({
       status: 200,
-      body: state.pageTexts.text(readListPetsQuery(request.query)),
+      body: state.pageTexts.text(parseListPetsQuery(new URLSearchParams(request.query))),
     }),
     statuses: [200, 400, 401, 429],
     simulatorStatuses: [400],
@@ -208,7 +207,7 @@ function getPetHeaders(state: OperationContext): Readonly<Record<string, string>
 }
 
 /**
- * createPet past `maxPets`: every created pet is kept until a reset (some 60 bytes each), so a client in a loop,
+ * createPet past `maxPets`: every created pet is kept until a reset (some 110 bytes each), so a client in a loop,
  * or a page on another site, could grow the process without bound. 507 Insufficient Storage (RFC 4918, 11.5) says
  * what happened; it is in the OpenAPI document as petstore-sim's own (no status of the spec's fits).
  */

@@ -1,6 +1,6 @@
 import { ApiError } from '../http/api-error.ts'
 import { apiRoutes, type OperationResult } from '../operations/api-routes.ts'
-import { JsonText } from '../http/json-text.ts'
+import { JsonText, utf8Length } from '../http/json-text.ts'
 import { isPromiseLike, jsonResponse, type PlainRequest, type PlainResponse, type TransportFacts } from '../http/plain-http.ts'
 import { rateLimitHeaders } from '../access/rate-limit-headers.ts'
 import type { RateLimitDecision } from '../access/rate-limiter.ts'
@@ -27,9 +27,11 @@ export interface ApiPipeline {
    * Answers a request whose path is under the base path. A lane that has
    * matched the route itself (MSW) passes its match; otherwise the table
    * matches the path. Synchronous unless the operation reads the body or
-   * latency is configured.
+   * latency is configured. `laneHeaders` are headers the lane adds to every
+   * answer (the app's CORS grant): they are in the answer's header object
+   * before the journal records it, so the journal shows what was sent.
    */
-  respond(request: PlainRequest, match?: RouteMatch): PlainResponse | Promise<PlainResponse>
+  respond(request: PlainRequest, match?: RouteMatch, laneHeaders?: Readonly<Record<string, string>>): PlainResponse | Promise<PlainResponse>
 }
 
 export interface PipelineOptions {
@@ -56,6 +58,7 @@ interface Exchange {
   readonly fault?: FiredFault | undefined
   /** Where the request's body is kept once something has read it, for the journal; none for GET and HEAD. */
   readonly body: BodySink | undefined
+  readonly laneHeaders: Readonly<Record<string, string>> | undefined
 }
 
 interface BodySink {
@@ -83,7 +86,15 @@ export function createApiPipeline(state: OperationContext, options: PipelineOpti
     if (result.headers !== undefined) Object.assign(headers, result.headers)
     if (exchange.forced === true) headers['Preference-Applied'] = `code=${result.status}`
     if (fault !== undefined) headers['Petstore-Sim-Fault'] = fault.ruleId
+    if (exchange.laneHeaders !== undefined) Object.assign(headers, exchange.laneHeaders)
     const response = jsonResponse(result.body, result.status, headers)
+    if (result.status !== 204 && result.status !== 304) {
+      // As sent: an `empty` fault sends no body; a kept page's length is measured once (JsonText).
+      const length = fault?.fault === 'empty' ? 0 : result.body instanceof JsonText ? result.body.byteLength : utf8Length(response.body!)
+      headers['Content-Length'] = String(length)
+    }
+    // Complete and frozen: the journal keeps this object, and no lane may change what it shows as sent.
+    Object.freeze(headers)
     // No closure for the common case (no latency): the answer is recorded at once.
     if (latency === undefined) return recordAnswer(exchange, result, response)
     return delay(pickLatency(latency, state.random.next)).then(() => recordAnswer(exchange, result, response))
@@ -110,15 +121,8 @@ export function createApiPipeline(state: OperationContext, options: PipelineOpti
       // Present only when they apply (no object spreads on the path every request takes).
       forced: exchange.forced === true ? true : undefined,
       fault: fault?.ruleId,
-      // References: the journal copies what it keeps (exchange-ring.ts), and refers to the header object, which the
-      // app (CORS) and the lanes (Content-Length) still add to.
-      exchange: {
-        rawHeaders: request.headerList?.(),
-        requestBody: exchange.body?.bytes,
-        responseHeaders: headers,
-        responseBody: body,
-        responseBodyHeld: result.body instanceof JsonText && result.body.held,
-      },
+      // References to what nothing changes: the request's header list and body, the frozen headers, the body text.
+      exchange: { rawHeaders: request.headerList?.(), requestBody: exchange.body?.bytes, responseHeaders: headers, responseBody: body },
     })
     return { ...response, journalEntry, transportFault }
   }
@@ -155,7 +159,7 @@ export function createApiPipeline(state: OperationContext, options: PipelineOpti
   return {
     table,
     faults,
-    respond(sent, preMatched) {
+    respond(sent, preMatched, laneHeaders) {
       const started = performance.now()
       // A request that may have a body is seen through a view that keeps the bytes once an operation reads them.
       const body: BodySink | undefined = sent.method === 'GET' || sent.method === 'HEAD' ? undefined : {}
@@ -189,6 +193,7 @@ export function createApiPipeline(state: OperationContext, options: PipelineOpti
           forced: true,
           body,
           generation,
+          laneHeaders,
         }
         const outcome = forcedResult(
           match.route,
@@ -199,7 +204,7 @@ export function createApiPipeline(state: OperationContext, options: PipelineOpti
       }
 
       const decision = state.limiter.consume(caller.bucket, caller.plan)
-      let exchange: Exchange = { request, operation, caller, decision, routeHeaders, started, receivedAt, body, generation }
+      let exchange: Exchange = { request, operation, caller, decision, routeHeaders, started, receivedAt, body, generation, laneHeaders }
       let outcome: OperationResult | Promise<OperationResult>
       try {
         // Authentication and the limiter come before routing: every request under the prefix counts.

@@ -30,6 +30,7 @@ function recorded(
       responseHeaders: {},
       responseBody: answer ?? '[{"id":1,"name":"A","categoryId":1}]',
       responseBodySize: -1,
+      bytes: 0,
     },
     ...rest,
   }

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createManualClock } from '../../../src/core/time/clock.ts'
-import { entryOverheadBytes } from '../../../src/core/journal/exchange-columns.ts'
-import type { ExchangeParts } from '../../../src/core/journal/journal-exchange.ts'
+import { entryOverheadBytes, type ExchangeParts } from '../../../src/core/journal/journal-exchange.ts'
 import { redactHeader, redactQuery } from '../../../src/core/journal/journal-redaction.ts'
 import { createRequestJournal, type RecordInput } from '../../../src/core/journal/request-journal.ts'
 import { defaults } from '../../../src/core/defaults.ts'
@@ -56,16 +55,41 @@ describe('the journal is bounded by bytes as well as entries', () => {
     expect(entry!.response.body).toEqual({ size: 40, encoding: 'utf8', text: 'é'.repeat(5), truncated: true })
   })
 
-  it('shows the headers of the answer as sent: those a lane adds after the journal recorded it too (CORS, Content-Length)', () => {
+  it('shows the headers of the answer as recorded: a change to the object afterwards changes no entry', () => {
     const journal = createRequestJournal()
-    const responseHeaders: Record<string, string> = { 'Content-Type': 'application/json' }
-    journal.record(input({ responseHeaders, responseBody: '{}' }))
-    Object.assign(responseHeaders, { 'Access-Control-Allow-Origin': 'http://localhost:5173', 'Content-Length': '2' })
-    expect(journal.entries()[0]!.response.headers).toEqual({
-      'content-type': 'application/json',
-      'access-control-allow-origin': 'http://localhost:5173',
-      'content-length': '2',
-    })
+    const responseHeaders: Record<string, string> = { 'Content-Type': 'application/json', 'Content-Length': '2' }
+    const recorded = journal.record(input({ responseHeaders, responseBody: '{}' }))
+    const seen = journal.entries()[0]!.response.headers
+    Object.assign(responseHeaders, { 'Access-Control-Allow-Origin': 'http://evil.example', 'Content-Length': '999' })
+    expect(journal.entries()[0]!.response.headers).toEqual({ 'content-type': 'application/json', 'content-length': '2' })
+    expect(journal.entries()[0]!.response.headers).toEqual(seen)
+    expect(Object.isFrozen(recorded.exchange!.responseHeaders)).toBe(true)
+  })
+
+  it('keeps a frozen header object as it is, without a copy', () => {
+    const journal = createRequestJournal()
+    const responseHeaders = Object.freeze({ 'Content-Type': 'application/json' })
+    expect(journal.record(input({ responseHeaders })).exchange!.responseHeaders).toBe(responseHeaders)
+  })
+
+  it('an entry read before its eviction keeps its exchange', () => {
+    const journal = createRequestJournal({ capacity: 2 })
+    const first = journal.record(input({ responseBody: '{"id":1}' }))
+    const entry = journal.entries()[0]!
+    for (let index = 0; index < 5; index++) journal.record(input({ responseBody: `{"id":${index + 2}}` }))
+    expect(journal.entries().map((held) => held.sequence)).toEqual([5, 6])
+    expect(first.exchange?.responseBody).toBe('{"id":1}')
+    expect(entry.response.body?.text).toBe('{"id":1}')
+  })
+
+  it('counts a response body against the budget even when the same text is answered again (a kept page of pets)', () => {
+    const page = `[${Array.from({ length: 100 }, (_, id) => JSON.stringify({ id, name: 'n'.repeat(250), categoryId: 1, status: 'available' })).join(',')}]`
+    const journal = createRequestJournal({ capacity: 1000, maxBytes: 1024 * kib })
+    for (let index = 0; index < 200; index++) journal.record(input({ responseBody: page }, { method: 'GET', status: 200 }))
+    // Some 30 KB a page: 1 MiB holds about 30 entries, not 200 (the budget counts every body it keeps, shared or not).
+    expect(journal.usage().bytes).toBeLessThanOrEqual(1024 * kib)
+    expect(journal.usage().entries).toBeLessThan(40)
+    expect(journal.usage().entries * page.length).toBeLessThanOrEqual(1024 * kib)
   })
 
   it('shows a body that is not UTF-8 in base64, marked so', () => {

@@ -1,6 +1,5 @@
 // What the spec and docs/where-the-spec-is-silent.md promise of listPets' query, getPet's id and createPet's body,
 // checked on the parsers themselves: every refusal's code, status and message, and every value accepted as read.
-import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   isJsonContentType,
@@ -10,7 +9,6 @@ import {
   readJsonText,
 } from '../../../src/core/operations/request-parsing.ts'
 import { ApiError } from '../../../src/core/http/api-error.ts'
-import { readListPetsQuery } from '../../../src/core/operations/list-query-text.ts'
 
 const utf8 = (text: string) => new TextEncoder().encode(text)
 
@@ -199,36 +197,4 @@ describe('isJsonContentType', () => {
     expect(isJsonContentType('text/application/vnd.api+json')).toBe(false)
     expect(isJsonContentType('')).toBe(false)
   })
-})
-
-describe('readListPetsQuery (the query read from its text)', () => {
-  /** The answer, or the error's code and message: what a client sees. */
-  const outcome = (read: () => unknown) => {
-    try {
-      return { answer: read() }
-    } catch (error) {
-      return { code: (error as ApiError).code, message: (error as ApiError).message }
-    }
-  }
-
-  it('answers as URLSearchParams and parseListPetsQuery do, whatever the query', () => {
-    const piece = fc.oneof(
-      fc.constantFrom('limit', 'status', 'limit=', 'status=', 'limit=5', 'limit=100', 'status=sold', 'status=pending', '=', '&', '&&'),
-      fc.string({ unit: fc.constantFrom(...'limstau=&%2B+?é0159x', '\ud800', '\udc00', '😀'), maxLength: 8 }),
-    )
-    fc.assert(
-      fc.property(fc.array(piece, { maxLength: 8 }), (pieces) => {
-        const text = pieces.join('')
-        expect(outcome(() => readListPetsQuery(text))).toEqual(outcome(() => query(text)))
-      }),
-      { numRuns: 3000 },
-    )
-  })
-
-  it.each(['limit=5', 'status=sold&limit=7', 'x=1&limit=3&y', 'limit=5&limit=6', 'status=lost', 'limit=5%30', 'limit=1+0', '?limit=9'])(
-    'reads %j as URLSearchParams does',
-    (text) => {
-      expect(outcome(() => readListPetsQuery(text))).toEqual(outcome(() => query(text)))
-    },
-  )
 })
