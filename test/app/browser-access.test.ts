@@ -2,7 +2,9 @@ import { request as httpRequest } from 'node:http'
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../../src/app/app.ts'
 import { createNodeApp } from '../../src/node/node-app.ts'
+import { startServer } from '../../src/node/server.ts'
 import { startCli } from '../support/cli-process.ts'
+import { foreignHosts, loopbackHosts } from '../support/host-spellings.ts'
 
 const loopback = { clientAddress: '127.0.0.1' }
 const pro = { Authorization: 'Bearer demo-pro-key' }
@@ -118,6 +120,29 @@ function getWithHost(url: string, host: string, headers: Record<string, string> 
     request.end()
   })
 }
+
+describe('Host as sent on the wire (node:http can send any), on the API and the control endpoints', () => {
+  // Issue 38: `localhost.`, `127.1` and `[::ffff:127.0.0.1]` were refused while `a..localhost` was accepted. A Fetch
+  // Request cannot carry these (its URL makes them canonical), so the Node server gets them as curl sends them.
+  it('accepts every loopback spelling and refuses the rest, names with an empty label among them', async () => {
+    const server = await startServer({ app: createNodeApp({ allowedHosts: [] }), port: 0, host: '127.0.0.1', log: 'silent' })
+    try {
+      const port = new URL(server.url).port
+      const withPort = (host: string) => (/:\d+$/.test(host) ? host : `${host}:${port}`)
+      for (const host of loopbackHosts) {
+        expect((await getWithHost(`${server.apiUrl}/pets?limit=1`, withPort(host), pro)).status, host).toBe(200)
+        expect((await getWithHost(`${server.url}/__sim/state`, withPort(host))).status, host).toBe(200)
+      }
+      for (const host of foreignHosts) {
+        const api = await getWithHost(`${server.apiUrl}/pets?limit=1`, host, pro)
+        expect(api.status, host).toBe(403)
+        expect((await getWithHost(`${server.url}/__sim/state`, host)).status, host).toBe(403)
+      }
+    } finally {
+      await server.close(200)
+    }
+  })
+})
 
 describe('the CLI bound to loopback: Host checked on every lane, and --allowed-host opens it', () => {
   it.each([['direct'], ['msw']])('refuses DNS rebinding on the API and the OpenAPI document [--engine %s]', async (engine) => {
