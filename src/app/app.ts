@@ -3,7 +3,7 @@ import { hasDotSegment } from '../core/http/path-normalisation.ts'
 import { errorResponse, isPromiseLike, type PlainRequest, type PlainResponse, type TransportFacts } from '../core/http/plain-http.ts'
 import { createSimulatorCore, type SimulatorCore, type SimulatorOptions } from '../core/simulator/simulator-core.ts'
 import { createControlPlane, controlPath, type ControlOptions, type ControlPlane } from './control/control-plane.ts'
-import { createBrowserAccess, journalRefusal, type HostCheck } from './browser-access.ts'
+import { createBrowserAccess, isCrossSiteNavigation, journalRefusal, type HostCheck } from './browser-access.ts'
 import { createHostPolicy, hostNotAllowed } from '../core/access/host-policy.ts'
 import { applyCors, preflightResponse, withoutCorsGrant } from './cors.ts'
 import { toFetchResponse, toPlainRequest } from './fetch-lane.ts'
@@ -140,7 +140,7 @@ export function createAppWith(
     if (request.method === 'OPTIONS') return preflightResponse(request, preflightMethods(path))
     if (openApi?.owns(path))
       return openApi.respond(request.method, path, documentApiUrl(request.scheme ?? 'http', request.authority, basePath))
-    if (underApi(path)) return pipeline.respond(request)
+    if (underApi(path)) return pipeline.respond(request, undefined, isCrossSiteNavigation(request) ? 'uncounted-anonymous' : 'counted')
     throw new ApiError('route_not_found', `No route ${request.method} ${path}: the API is under ${basePath || '/'}`)
   }
 

@@ -4,6 +4,7 @@ import { originNotAllowed } from '../core/access/origin-policy.ts'
 import { errorResponse, type PlainRequest, type TransportFacts } from '../core/http/plain-http.ts'
 import type { RouteMatch } from '../core/operations/route-table.ts'
 import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
+import { isCrossSiteNavigation } from '../app/browser-access.ts'
 import { preflightResponse, withoutCorsGrant } from '../app/cors.ts'
 import { toFetchResponse, toPlainRequest } from '../app/fetch-lane.ts'
 import { urlPattern } from './url-patterns.ts'
@@ -53,7 +54,8 @@ export function createApiHandlers(simulator: SimulatorCore, options: ApiHandlerO
         const plain = toPlainRequest(request, bodyLimit, transportOf(request))
         const refused = refusedOrigin(plain)
         if (refused !== undefined) return refused
-        return toFetchResponse(await pipeline.respond(plain, matchOf(plain.path)), request.method, request.signal)
+        const counting = isCrossSiteNavigation(plain) ? 'uncounted-anonymous' : 'counted'
+        return toFetchResponse(await pipeline.respond(plain, matchOf(plain.path), counting), request.method, request.signal)
       } catch (error) {
         // msw would answer a throw with its own 500 {name, message, stack}: the API answers with its Error body.
         return toFetchResponse(errorResponse(error))
