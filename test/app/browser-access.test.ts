@@ -77,6 +77,20 @@ describe('cross-site browser requests without Origin (no-cors <img>, <script>)',
     expect(journaled.slice(0, 80).every((entry) => entry.status === 403 && entry.caller === 'anonymous')).toBe(true)
   })
 
+  it.each([['direct'], ['msw']] as const)('are refused on the Node server too [engine %s], counted against nothing', async (engine) => {
+    const server = await startServer({ app: createNodeApp({}), port: 0, host: '127.0.0.1', log: 'silent', engine })
+    try {
+      const host = new URL(server.url).host
+      for (let index = 0; index < 70; index++) {
+        expect((await getWithHost(`${server.apiUrl}/pets?img=${index}`, host, image)).status).toBe(403)
+      }
+      expect(server.simulator.state().anonymous).toMatchObject({ buckets: 0, banned: 0 })
+      expect((await getWithHost(`${server.apiUrl}/pets`, host)).status).toBe(401)
+    } finally {
+      await server.close(200)
+    }
+  })
+
   it('with a key too, and keys of the page are not counted', async () => {
     const app = createApp({ keys: { 'tiny-key': 'enterprise:1/1000' } })
     for (let index = 0; index < 5; index++) {
