@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { createManualClock, createSimulatorClock, toEpochMilliseconds } from '../../../src/core/time/clock.ts'
+import {
+  createManualClock,
+  createSimulatorClock,
+  earliestInstant,
+  isInstant,
+  latestInstant,
+  toEpochMilliseconds,
+} from '../../../src/core/time/clock.ts'
 
 // The simulator's clock (docs/in-process.md, `simulator.clock`; `POST /__sim/clock`): a source clock plus an offset
 // that advance and set move; frozen, time stands still until moved; reset, it follows its source again. Every change
@@ -129,5 +136,21 @@ describe('toEpochMilliseconds', () => {
     expect(() => toEpochMilliseconds(new Date(Number.NaN))).toThrow(/^Not a valid instant: Invalid Date$/)
     expect(() => toEpochMilliseconds(1.5)).toThrow(/^The instant 1\.5 is not a whole number of milliseconds$/)
     expect(() => toEpochMilliseconds(-1)).toThrow(/^The instant -1 is outside the clock's range/)
+  })
+})
+
+describe('isInstant (what a restored snapshot may hold as a time)', () => {
+  it('is a whole number of ms from 1970-01-01 to the end of 9999, both included', () => {
+    for (const value of [earliestInstant, 1, start, latestInstant]) expect(isInstant(value), String(value)).toBe(true)
+    for (const value of [-1, latestInstant + 1, 1.5, Number.NaN, '0', null, undefined]) expect(isInstant(value), String(value)).toBe(false)
+  })
+})
+
+describe('a source clock that gives a fraction of a millisecond (performance.now-based)', () => {
+  it('is named as it is in the refusal of a move, not as a date', () => {
+    const clock = createSimulatorClock({ now: () => 1.5 })
+    expect(() => clock.advance(1)).toThrow(/^Advancing the clock by 1 ms from 1\.5 ms is not a whole number of milliseconds$/)
+    const huge = createSimulatorClock({ now: () => 9e15 })
+    expect(() => huge.advance(1)).toThrow(/^Advancing the clock by 1 ms from 9000000000000000 ms is outside the clock's range/)
   })
 })
