@@ -23,6 +23,10 @@ describe('parseDuration', () => {
     ['1.10000000000000000000s', 1_100],
     [' 5 s ', 5_000],
     ['5\tms', 5],
+    // Zeros before the number and after its decimals change nothing, however many (a body may hold 1 MiB of them).
+    [`${'0'.repeat(40)}5s`, 5_000],
+    [`1.5${'0'.repeat(40)}s`, 1_500],
+    [`${'0'.repeat(40)}.${'0'.repeat(40)}`, 0],
     [longestDurationMs, longestDurationMs],
     [String(longestDurationMs), longestDurationMs],
   ])('reads %j as %i ms', (text, milliseconds) => {
