@@ -3,7 +3,7 @@ import { hasDotSegment } from '../core/http/path-normalisation.ts'
 import { errorResponse, isPromiseLike, type PlainRequest, type PlainResponse, type TransportFacts } from '../core/http/plain-http.ts'
 import { createSimulatorCore, type SimulatorCore, type SimulatorOptions } from '../core/simulator/simulator-core.ts'
 import { createControlPlane, controlPath, type ControlOptions, type ControlPlane } from './control/control-plane.ts'
-import { createBrowserAccess, journalRefusal, type HostCheck } from './browser-access.ts'
+import { createBrowserAccess, isCrossSiteNavigation, journalRefusal, type HostCheck } from './browser-access.ts'
 import { createHostPolicy, hostNotAllowed } from '../core/access/host-policy.ts'
 import { applyCors, corsHeaders, preflightResponse, withoutCorsGrant } from './cors.ts'
 import { toFetchResponse, toPlainRequest } from './fetch-lane.ts'
@@ -143,7 +143,10 @@ export function createAppWith(
     if (openApi?.owns(path))
       return openApi.respond(request.method, path, documentApiUrl(request.scheme ?? 'http', request.authority, basePath))
     // The CORS grant goes in before the journal records the answer (API answers carry no `Vary` of their own).
-    if (underApi(path)) return pipeline.respond(request, undefined, corsHeaders(request.header('origin'), undefined))
+    if (underApi(path)) {
+      const counting = isCrossSiteNavigation(request) ? 'uncounted-anonymous' : 'counted'
+      return pipeline.respond(request, undefined, corsHeaders(request.header('origin'), undefined), counting)
+    }
     if (path === '/' && (request.method === 'GET' || request.method === 'HEAD')) {
       return serverRootResponse(request, { basePath, dashboard: control !== undefined, openApi: openApi !== undefined })
     }

@@ -19,7 +19,8 @@ import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
  *   Safari 16.4): an `<img>` or `<script>` on another site, which browsers send no-cors. 80 `<img>` tags on a foreign
  *   page got the anonymous 127.0.0.1 bucket banned, so the developer's own no-key tests saw 429 instead of 401. Its
  *   origin is unknown, so only a policy that allows any origin (`*`) lets it through. A top-level navigation (a link
- *   the user follows, `Sec-Fetch-Mode: navigate` to a `document`) is the user's act, and one request: let through.
+ *   the user follows, `Sec-Fetch-Mode: navigate` to a `document`) is let through, but counted against no anonymous
+ *   bucket ({@link isCrossSiteNavigation}).
  *
  * In-process requests (`transport.local`) never crossed a network: no Host to rebind, and the page is the app's own.
  *
@@ -41,13 +42,31 @@ export function createBrowserAccess(simulator: SimulatorCore, hosts: HostCheck |
       const origin = request.header('origin')
       if (origin !== undefined) return simulator.origins.allows(origin) ? undefined : originNotAllowed(origin)
       if (anyPage || request.header('sec-fetch-site')?.trim().toLowerCase() !== 'cross-site') return undefined
-      if (request.header('sec-fetch-mode') === 'navigate' && request.header('sec-fetch-dest') === 'document') return undefined
+      if (isTopLevelNavigation(request)) return undefined
       return new ApiError(
         'origin_not_allowed',
         `Pages on other sites may not call this simulator (Sec-Fetch-Site: cross-site, without Origin: an <img> or <script>): allow pages of any origin with --cors-origin '*', PETSTORE_SIM_CORS_ORIGIN or the corsOrigins option`,
       )
     },
   }
+}
+
+/**
+ * A top-level navigation from a page on another site (`Sec-Fetch-Site: cross-site`, `Sec-Fetch-Mode: navigate`,
+ * `Sec-Fetch-Dest: document`): a link the user follows, or a page that keeps re-navigating a popup, which it may do
+ * at will and without the user. Served (the user sees the API's answer), but counted against no anonymous bucket:
+ * counted, a foreign page got the anonymous caller of 127.0.0.1 banned. A browser never sends a key in one.
+ */
+export function isCrossSiteNavigation(request: PlainRequest): boolean {
+  return (
+    request.transport.local !== true &&
+    isTopLevelNavigation(request) &&
+    request.header('sec-fetch-site')?.trim().toLowerCase() === 'cross-site'
+  )
+}
+
+function isTopLevelNavigation(request: PlainRequest): boolean {
+  return request.header('sec-fetch-mode') === 'navigate' && request.header('sec-fetch-dest') === 'document'
 }
 
 /** A Host check: which names are allowed, and the refusal of another (`host-policy.ts`). */

@@ -10,26 +10,46 @@ import type { ConfigData } from './config-file.ts'
 import type { CliSecrets } from './cli-secrets.ts'
 import { UsageError, usageExitCode } from './cli-usage-error.ts'
 
+/** How long `--handlers` may take to load, and what giving up does (the CLI's: {@link cliHandlersLoad}). */
+export interface HandlersLoad {
+  readonly timeoutMs: number
+  /** Called with the message once `timeoutMs` have passed; when it returns, the load fails with that message. */
+  readonly onTimeout: (message: string) => void
+}
+
+/**
+ * The CLI gives up on a module after `defaults.handlersLoadTimeoutMs` by exiting: the import cannot be cancelled, and
+ * the module's own timers would keep the process alive after the usage error.
+ */
+const cliHandlersLoad: HandlersLoad = {
+  timeoutMs: defaults.handlersLoadTimeoutMs,
+  onTimeout: (message) => {
+    process.stderr.write(`petstore-sim: ${message}\n`)
+    process.exit(usageExitCode)
+  },
+}
+
 /**
  * The user's MSW handlers: a module's default export or its `handlers` export, an array of handlers. A handler is
  * what msw's `getResponse` can call: an object with a `run` method (its only call, `executeHandlers` in msw 2 and 3),
  * so handlers from another copy of msw pass; `[{ run: 1 }]` passed the old `'run' in handler` and made every request
- * a 500. The import is bounded by `defaults.handlersLoadTimeoutMs`: a top-level await that never settled hung
- * start-up silently (with a timer running) or ended it with Node's exit 13.
+ * a 500. The import is bounded (`load.timeoutMs`): a top-level await that never settled hung start-up silently (with a
+ * timer running) or ended it with Node's exit 13.
  */
-export async function loadHandlers(path: string): Promise<RequestHandler[]> {
+export async function loadHandlers(path: string, load: HandlersLoad = cliHandlersLoad): Promise<RequestHandler[]> {
   let module: { default?: unknown; handlers?: unknown }
   let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>(() => {
+  const timeout = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => {
-      // The import cannot be cancelled, and the module's own timers would keep the process alive after the usage error.
-      process.stderr.write(`petstore-sim: --handlers: ${path} did not finish loading within ${defaults.handlersLoadTimeoutMs} ms\n`)
-      process.exit(usageExitCode)
-    }, defaults.handlersLoadTimeoutMs)
+      const message = `--handlers: ${path} did not finish loading within ${load.timeoutMs} ms`
+      load.onTimeout(message)
+      reject(new UsageError(message))
+    }, load.timeoutMs)
   })
   try {
     module = (await Promise.race([import(pathToFileURL(resolve(path)).href), timeout])) as typeof module
   } catch (error) {
+    if (error instanceof UsageError) throw error
     throw new UsageError(`--handlers: cannot load ${path} (${(error as Error).message.split('\n', 1)[0]})`)
   } finally {
     clearTimeout(timer)

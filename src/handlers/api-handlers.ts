@@ -1,9 +1,9 @@
 import { http, type HttpHandler } from 'msw'
 import { ApiError } from '../core/http/api-error.ts'
-import { originNotAllowed } from '../core/access/origin-policy.ts'
 import { errorResponse, type PlainRequest, type TransportFacts } from '../core/http/plain-http.ts'
 import type { RouteMatch } from '../core/operations/route-table.ts'
 import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
+import { createBrowserAccess, isCrossSiteNavigation } from '../app/browser-access.ts'
 import { preflightResponse, withoutCorsGrant } from '../app/cors.ts'
 import { toFetchResponse, toPlainRequest } from '../app/fetch-lane.ts'
 import { urlPattern } from './url-patterns.ts'
@@ -38,12 +38,16 @@ export function createApiHandlers(simulator: SimulatorCore, options: ApiHandlerO
   const { table } = pipeline
   const transportOf = options.transportOf ?? (() => inProcess)
   const unknownPath: RouteMatch = { kind: 'unknown-path' }
-  /** Behind a server (`--engine msw`), a page whose origin is not allowed is refused as the app refuses it; in-process never. */
+  /**
+   * Behind a server (`--engine msw`), a page whose origin is not allowed, or a cross-site `<img>` or `<script>`, is
+   * refused as the app refuses it (`browser-access.ts`; counted, 80 `<img>` tags got the anonymous caller banned on
+   * this lane too); in-process never.
+   */
+  const browserAccess = createBrowserAccess(simulator, undefined)
   const refusedOrigin = (request: PlainRequest): Response | undefined => {
-    const origin = request.transport.local === true ? undefined : request.header('origin')
-    if (origin === undefined || simulator.origins.allows(origin)) return undefined
+    const refusal = browserAccess.refusal(request)
     // A plain error answer has no transport fault: toFetchResponse gives a Response, not a promise.
-    return withoutCorsGrant(toFetchResponse(errorResponse(originNotAllowed(origin))) as Response)
+    return refusal === undefined ? undefined : withoutCorsGrant(toFetchResponse(errorResponse(refusal)) as Response)
   }
 
   const answer =
@@ -53,7 +57,8 @@ export function createApiHandlers(simulator: SimulatorCore, options: ApiHandlerO
         const plain = toPlainRequest(request, bodyLimit, transportOf(request))
         const refused = refusedOrigin(plain)
         if (refused !== undefined) return refused
-        return toFetchResponse(await pipeline.respond(plain, matchOf(plain.path)), request.method, request.signal)
+        const counting = isCrossSiteNavigation(plain) ? 'uncounted-anonymous' : 'counted'
+        return toFetchResponse(await pipeline.respond(plain, matchOf(plain.path), undefined, counting), request.method, request.signal)
       } catch (error) {
         // msw would answer a throw with its own 500 {name, message, stack}: the API answers with its Error body.
         return toFetchResponse(errorResponse(error))

@@ -2,7 +2,9 @@ import { request as httpRequest } from 'node:http'
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../../src/app/app.ts'
 import { createNodeApp } from '../../src/node/node-app.ts'
+import { startServer } from '../../src/node/server.ts'
 import { startCli } from '../support/cli-process.ts'
+import { foreignHosts, loopbackHosts } from '../support/host-spellings.ts'
 
 const loopback = { clientAddress: '127.0.0.1' }
 const pro = { Authorization: 'Bearer demo-pro-key' }
@@ -75,6 +77,20 @@ describe('cross-site browser requests without Origin (no-cors <img>, <script>)',
     expect(journaled.slice(0, 80).every((entry) => entry.status === 403 && entry.caller === 'anonymous')).toBe(true)
   })
 
+  it.each([['direct'], ['msw']] as const)('are refused on the Node server too [engine %s], counted against nothing', async (engine) => {
+    const server = await startServer({ app: createNodeApp({}), port: 0, host: '127.0.0.1', log: 'silent', engine })
+    try {
+      const host = new URL(server.url).host
+      for (let index = 0; index < 70; index++) {
+        expect((await getWithHost(`${server.apiUrl}/pets?img=${index}`, host, image)).status).toBe(403)
+      }
+      expect(server.simulator.state().anonymous).toMatchObject({ buckets: 0, banned: 0 })
+      expect((await getWithHost(`${server.apiUrl}/pets`, host)).status).toBe(401)
+    } finally {
+      await server.close(200)
+    }
+  })
+
   it('with a key too, and keys of the page are not counted', async () => {
     const app = createApp({ keys: { 'tiny-key': 'enterprise:1/1000' } })
     for (let index = 0; index < 5; index++) {
@@ -106,6 +122,76 @@ describe('cross-site browser requests without Origin (no-cors <img>, <script>)',
   })
 })
 
+describe('cross-site top-level navigations (a foreign page that keeps re-navigating a popup)', () => {
+  // What Chrome sends for `popup.location = 'http://127.0.0.1:4010/v1/pets?n'` from a page on another site, without a
+  // user's click (no Sec-Fetch-User). Issue 38: these were served and counted, so a foreign page could get the
+  // anonymous caller of 127.0.0.1 banned, as 80 <img> tags could before.
+  const navigation = {
+    'sec-fetch-site': 'cross-site',
+    'sec-fetch-mode': 'navigate',
+    'sec-fetch-dest': 'document',
+    'upgrade-insecure-requests': '1',
+    accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8',
+  }
+
+  it('are answered as the API answers them (401, no key), journaled, and counted against no bucket', async () => {
+    const app = createApp({})
+    for (let index = 0; index < 80; index++) {
+      const navigated = await send(app, `/v1/pets?n=${index}`, navigation)
+      expect(navigated.status).toBe(401)
+      expect((await navigated.json()).code).toBe('missing_api_key')
+    }
+    // The developer's own request without a key still gets its 401, not 429 api_key_banned, with a whole minute left.
+    const own = await send(app, '/v1/pets')
+    expect(own.status).toBe(401)
+    expect((await own.json()).code).toBe('missing_api_key')
+    expect(own.headers.get('x-ratelimit-remaining')).toBe('59')
+    expect(app.simulator.state().anonymous).toMatchObject({ banned: 0 })
+    const journaled = app.simulator.journal.entries()
+    expect(journaled).toHaveLength(81)
+    expect(journaled.every((entry) => entry.status === 401 && entry.caller === 'anonymous')).toBe(true)
+  })
+
+  it.each([['direct'], ['msw']] as const)('are counted against nothing on the Node server [engine %s]', async (engine) => {
+    const server = await startServer({ app: createNodeApp({}), port: 0, host: '127.0.0.1', log: 'silent', engine })
+    try {
+      const host = new URL(server.url).host
+      for (let index = 0; index < 70; index++) {
+        expect((await getWithHost(`${server.apiUrl}/pets?n=${index}`, host, navigation)).status).toBe(401)
+      }
+      expect(server.simulator.state().anonymous).toMatchObject({ buckets: 0, banned: 0 })
+      expect((await getWithHost(`${server.apiUrl}/pets`, host)).status).toBe(401)
+    } finally {
+      await server.close(200)
+    }
+  })
+
+  it('show the bucket as it stands without moving it: a banned caller still sees its 429', async () => {
+    const app = createApp({})
+    for (let index = 0; index < 70; index++) await send(app, '/v1/pets')
+    expect((await send(app, '/v1/pets')).status).toBe(429)
+    const before = app.simulator.state().anonymous
+    const navigated = await send(app, '/v1/pets', navigation)
+    expect(navigated.status).toBe(429)
+    expect(app.simulator.state().anonymous).toEqual(before)
+  })
+
+  it('count a key as usual (a browser never sends one in a navigation: a client that forges the headers is counted)', async () => {
+    const app = createApp({ keys: { 'tiny-key': 'enterprise:2/1000' } })
+    const key = { Authorization: 'Bearer tiny-key' }
+    expect((await send(app, '/v1/pets', { ...navigation, ...key })).status).toBe(200)
+    expect((await send(app, '/v1/pets', { ...navigation, ...key })).status).toBe(200)
+    expect((await send(app, '/v1/pets', { ...navigation, ...key })).status).toBe(429)
+  })
+
+  it("are counted from this machine: same-site and typed navigations are the developer's own", async () => {
+    const app = createApp({})
+    await send(app, '/v1/pets', { ...navigation, 'sec-fetch-site': 'same-site' })
+    await send(app, '/v1/pets', { ...navigation, 'sec-fetch-site': 'none' })
+    expect((await send(app, '/v1/pets')).headers.get('x-ratelimit-remaining')).toBe('57')
+  })
+})
+
 /** A GET with any Host (fetch cannot send another Host: node:http can). */
 function getWithHost(url: string, host: string, headers: Record<string, string> = {}) {
   return new Promise<{ status: number; body: string }>((resolve, reject) => {
@@ -118,6 +204,29 @@ function getWithHost(url: string, host: string, headers: Record<string, string> 
     request.end()
   })
 }
+
+describe('Host as sent on the wire (node:http can send any), on the API and the control endpoints', () => {
+  // Issue 38: `localhost.`, `127.1` and `[::ffff:127.0.0.1]` were refused while `a..localhost` was accepted. A Fetch
+  // Request cannot carry these (its URL makes them canonical), so the Node server gets them as curl sends them.
+  it('accepts every loopback spelling and refuses the rest, names with an empty label among them', async () => {
+    const server = await startServer({ app: createNodeApp({ allowedHosts: [] }), port: 0, host: '127.0.0.1', log: 'silent' })
+    try {
+      const port = new URL(server.url).port
+      const withPort = (host: string) => (/:\d+$/.test(host) ? host : `${host}:${port}`)
+      for (const host of loopbackHosts) {
+        expect((await getWithHost(`${server.apiUrl}/pets?limit=1`, withPort(host), pro)).status, host).toBe(200)
+        expect((await getWithHost(`${server.url}/__sim/state`, withPort(host))).status, host).toBe(200)
+      }
+      for (const host of foreignHosts) {
+        const api = await getWithHost(`${server.apiUrl}/pets?limit=1`, host, pro)
+        expect(api.status, host).toBe(403)
+        expect((await getWithHost(`${server.url}/__sim/state`, host)).status, host).toBe(403)
+      }
+    } finally {
+      await server.close(200)
+    }
+  })
+})
 
 describe('the CLI bound to loopback: Host checked on every lane, and --allowed-host opens it', () => {
   it.each([['direct'], ['msw']])('refuses DNS rebinding on the API and the OpenAPI document [--engine %s]', async (engine) => {

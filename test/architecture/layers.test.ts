@@ -83,3 +83,32 @@ describe('src/, file by file', () => {
     expect(importCycles(graph)).toEqual([['a', 'b', 'c']])
   })
 })
+
+describe("the dashboard's script (app/dashboard/script/), which runs in browsers", () => {
+  const scriptDir = 'app/dashboard/script/'
+  const scriptFiles = [...imports.keys()].filter((file) => fromSrc(file).startsWith(scriptDir))
+
+  it('imports values from its own folder only, and from the core types alone (erased from its bundle)', () => {
+    expect(scriptFiles.length).toBeGreaterThan(3)
+    const outside = scriptFiles.flatMap((file) =>
+      imports
+        .get(file)!
+        .filter(({ target, typeOnly }) => {
+          const path = target === undefined ? undefined : fromSrc(target)
+          if (path?.startsWith(scriptDir)) return false
+          return !(typeOnly && path?.startsWith('core/'))
+        })
+        .map(({ specifier }) => `${fromSrc(file)} imports ${specifier}`),
+    )
+    expect(outside).toEqual([])
+  })
+
+  it('is imported by nothing else: the page gets it bundled (dashboard-script-bundle.ts)', () => {
+    const importers = [...imports].flatMap(([file, found]) =>
+      fromSrc(file).startsWith(scriptDir)
+        ? []
+        : found.filter(({ target }) => target !== undefined && fromSrc(target).startsWith(scriptDir)),
+    )
+    expect(importers).toEqual([])
+  })
+})

@@ -1,5 +1,6 @@
 import type { PlainResponse } from '../../core/http/plain-http.ts'
-import { coverageSection, detailExchange, journalPanelScript, journalPanelStyle } from './journal-panel.ts'
+import { dashboardScript } from './dashboard-script-bundle.ts'
+import { coverageSection, detailExchange, journalPanelStyle } from './journal-panel.ts'
 
 /**
  * The dashboard at `GET /__sim/`: one self-contained HTML document (inline
@@ -11,18 +12,20 @@ import { coverageSection, detailExchange, journalPanelScript, journalPanelStyle 
  * `/__sim/faults` and `/__sim/scenario` (with `GET /__sim/scenario`). When one answers 401 `admin_unauthorized`, it asks for
  * the token in a form and keeps it in `sessionStorage` (this tab only).
  *
- * `__NONCE__` is replaced per response by the nonce of the
- * Content-Security-Policy; the text holds no backtick and no `${`, so it is
- * written as a raw template literal (its backslashes stay as they are).
+ * This file is the page's markup and style. Its script is TypeScript of its own (`script/`, browser-only, type-checked
+ * and linted like the rest), bundled at build time (rolldown.config.ts) and put in at its mark.
  *
- * A function, not a module-level constant: the build rewrites a raw template
- * holding `</script>` into a helper call with a cached template object, which
- * bundlers must keep as a side effect, so a constant put the whole page into
- * every setupWorker app (10.9 kB gzipped, `npm run size`). Built per request
- * of the page, it costs nothing to anyone else.
+ * `__NONCE__` is replaced per response by the nonce of the
+ * Content-Security-Policy; the text holds no backtick, no `${` and no
+ * backslash, so it is written as a template literal as it is.
+ *
+ * A function, not a module-level constant: a constant holding the page went
+ * into every setupWorker app (10.9 kB gzipped, `npm run size`) when the build
+ * made it a side effect (a raw template then). Built per request of the page,
+ * it costs nothing to anyone else.
  */
 export function dashboardPage(): string {
-  return insertJournalPanel(String.raw`<!doctype html>
+  return insertParts(`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -193,398 +196,20 @@ dt{color:var(--muted)}dd{margin:0;word-break:break-all}
 </dialog>
 <div id="announce" class="sr-only" aria-live="polite"></div>
 <script nonce="__NONCE__">
-(function () {
-'use strict';
-var base = '/__sim';
-var tokenKey = 'petstore-sim-admin-token';
-var maxRows = 300;
-var state = null;
-var stateAt = 0;
-var entries = [];
-var tokenWait = null;
-var lastRefresh = 0;
-function $(id) { return document.getElementById(id); }
-function el(tag, className, text) {
-  var node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = String(text);
-  return node;
-}
-function announce(text) { $('announce').textContent = text; }
-function utc(iso) { return iso ? iso.slice(0, 10) + ' ' + iso.slice(11, 19) + ' UTC' : '–'; }
-function hms(iso) { return iso ? iso.slice(11, 19) : '–'; }
-function authHeaders(extra) {
-  var headers = extra || {};
-  var token = sessionStorage.getItem(tokenKey);
-  if (token) headers.Authorization = 'Bearer ' + token;
-  return headers;
-}
-function askToken(again) {
-  if (!tokenWait) {
-    tokenWait = new Promise(function (resolve) {
-      var dialog = $('token-dialog');
-      $('token-error').textContent = again ? 'That token was refused. Try again.' : '';
-      $('token-form').onsubmit = function (event) {
-        event.preventDefault();
-        sessionStorage.setItem(tokenKey, $('token').value);
-        $('token').value = '';
-        dialog.close();
-        tokenWait = null;
-        resolve();
-      };
-      if (!dialog.open) dialog.showModal();
-    });
-  }
-  return tokenWait;
-}
-async function isAdminRefusal(response) {
-  if (response.status !== 401) return false;
-  var body = await response.clone().json().catch(function () { return null; });
-  return body !== null && body.code === 'admin_unauthorized';
-}
-async function call(method, path, body) {
-  for (var attempt = 0; attempt < 5; attempt++) {
-    var init = { method: method, cache: 'no-store', headers: authHeaders(method === 'POST' ? { 'Content-Type': 'application/json' } : {}) };
-    if (method === 'POST') init.body = JSON.stringify(body === undefined ? {} : body);
-    var response = await fetch(base + path, init);
-    if (await isAdminRefusal(response)) {
-      var had = sessionStorage.getItem(tokenKey) !== null;
-      sessionStorage.removeItem(tokenKey);
-      await askToken(had);
-      continue;
-    }
-    var data = await response.json().catch(function () { return null; });
-    if (!response.ok) throw new Error(data && data.message ? data.message : 'HTTP ' + response.status);
-    return data;
-  }
-  throw new Error('No admin token');
-}
-function act(promise, done, errorTarget) {
-  var target = $(errorTarget || 'error');
-  target.textContent = '';
-  return promise.then(function (data) { if (done) announce(done); return data; }, function (error) { target.textContent = error.message; });
-}
-
-function setConnected(connected) {
-  var conn = $('conn');
-  conn.textContent = connected ? 'live' : 'reconnecting…';
-  conn.className = 'badge ' + (connected ? 'ok' : 'warn');
-}
-
-function renderState(next) {
-  state = next;
-  stateAt = performance.now();
-  renderClock();
-  renderKeys();
-  renderFaults();
-  renderChoices();
-  var counts = state.requests.byStatusClass;
-  $('counts').textContent = state.requests.total + ' requests: ' + counts['2xx'] + ' 2xx, ' + counts['4xx'] + ' 4xx, ' + counts['5xx'] + ' 5xx' + (counts.none ? ', ' + counts.none + ' without an answer' : '') + ' · ' + state.pets + ' pets';
-}
-function simulatedNow() {
-  if (!state) return 0;
-  return state.clock.epochMs + (state.clock.frozen ? 0 : Math.round(performance.now() - stateAt));
-}
-function renderClock() {
-  if (!state) return;
-  var iso = new Date(simulatedNow()).toISOString();
-  var time = $('clock-now');
-  time.textContent = utc(iso);
-  time.dateTime = iso;
-  var mode = $('clock-mode');
-  mode.textContent = state.clock.frozen ? 'frozen' : 'running';
-  mode.className = 'badge ' + (state.clock.frozen ? 'warn' : 'ok');
-  var freeze = $('freeze');
-  freeze.textContent = state.clock.frozen ? 'Unfreeze' : 'Freeze';
-  freeze.setAttribute('aria-pressed', String(state.clock.frozen));
-}
-function windowRow(name, usage) {
-  var wrap = el('div', 'window');
-  var label = el('span', '', name);
-  var bar = el('div', 'bar');
-  var fill = el('div', 'fill' + (usage.remaining === 0 ? ' full' : ''));
-  fill.style.width = Math.min(100, (usage.used / usage.limit) * 100) + '%';
-  bar.appendChild(fill);
-  bar.setAttribute('role', 'meter');
-  bar.setAttribute('aria-valuemin', '0');
-  bar.setAttribute('aria-valuemax', String(usage.limit));
-  bar.setAttribute('aria-valuenow', String(usage.used));
-  var text = usage.used + '/' + usage.limit + ' · ' + usage.remaining + ' left · resets ' + hms(usage.resetAt);
-  bar.setAttribute('aria-label', name + ': ' + usage.used + ' of ' + usage.limit + ' used, ' + usage.remaining + ' left, resets at ' + hms(usage.resetAt) + ' UTC');
-  bar.dataset.window = name.toLowerCase();
-  var line = el('span', 'text muted', text);
-  wrap.append(label, bar, line);
-  return wrap;
-}
-function renderKeys() {
-  var box = $('keys');
-  box.textContent = '';
-  state.keys.forEach(function (key) {
-    var card = el('div', 'key');
-    card.dataset.key = key.key;
-    var title = el('h3');
-    title.append(el('code', '', key.token || key.key), ' ', el('span', 'muted', key.plan));
-    // A demo key's name and its fingerprint, as the Requests table shows its caller.
-    if (key.token) title.append(' ', el('code', 'muted', key.key));
-    noteKey(key);
-    if (key.bannedUntil) title.append(' ', el('span', 'badge bad', 'banned until ' + hms(key.bannedUntil)));
-    card.append(title, windowRow('Minute', key.minute), windowRow('Day', key.day));
-    box.appendChild(card);
-  });
-  var anonymous = state.anonymous;
-  $('anonymous').textContent = 'Callers without a valid key (' + anonymous.perMinute + '/min, ' + anonymous.perDay + '/day, one bucket per address): ' + anonymous.buckets + ' buckets, ' + anonymous.banned + ' banned.';
-}
-function describeMatch(rule) {
-  var parts = [];
-  if (rule.operation) parts.push(rule.operation);
-  if (rule.method || rule.path) parts.push((rule.method || '*') + ' ' + (rule.path || ''));
-  if (rule.key) parts.push('key ' + rule.key);
-  return parts.length ? parts.join(', ') : 'every operation';
-}
-function describeAction(rule) {
-  var parts = [];
-  if (rule.status) parts.push(String(rule.status));
-  if (rule.fault) parts.push(rule.fault + (rule.hangMs ? ' ' + rule.hangMs + ' ms' : ''));
-  if (rule.delay !== undefined) parts.push('delay ' + (typeof rule.delay === 'number' ? rule.delay : rule.delay.min + '–' + rule.delay.max) + ' ms');
-  return parts.join(', ');
-}
-function renderFaults() {
-  var body = $('faults');
-  body.textContent = '';
-  state.faults.forEach(function (rule) {
-    var row = el('tr');
-    row.dataset.rule = rule.id;
-    var often = [];
-    if (rule.remaining !== undefined) often.push(rule.remaining + ' more');
-    if (rule.probability !== undefined) often.push('p=' + rule.probability);
-    often = often.length ? often.join(', ') : 'always';
-    row.append(el('td', '', rule.id), el('td', '', describeMatch(rule)), el('td', '', describeAction(rule)), el('td', '', often));
-    var cell = el('td');
-    var remove = el('button', 'danger', 'Remove');
-    remove.type = 'button';
-    remove.setAttribute('aria-label', 'Remove fault rule ' + rule.id);
-    remove.onclick = function () { act(call('DELETE', '/faults/' + encodeURIComponent(rule.id)), 'Fault rule ' + rule.id + ' removed', 'fault-error'); };
-    cell.appendChild(remove);
-    row.appendChild(cell);
-    body.appendChild(row);
-  });
-  $('no-faults').hidden = state.faults.length > 0;
-}
-
-// The operations, methods and fault kinds come from the state (the route table and the fault-kind table), not from this page.
-function addOption(select, value, title) {
-  for (var index = 0; index < select.options.length; index++) if (select.options[index].value === value) return;
-  var option = el('option', '', value);
-  if (title) option.title = title;
-  select.appendChild(option);
-}
-function renderChoices() {
-  var form = $('fault-form');
-  state.operations.forEach(function (route) {
-    noteOperation(route.operation);
-    addOption(form.elements.operation, route.operation);
-    addOption(form.elements.method, route.method);
-    // The route table answers HEAD on every GET route, and fault rules match it as its GET.
-    if (route.method === 'GET') addOption(form.elements.method, 'HEAD');
-  });
-  state.faultKinds.forEach(function (fault) { addOption(form.elements.fault, fault.kind, fault.description); });
-}
-function statusClass(status) { return status === 0 ? 'bad' : status >= 500 ? 'bad' : status >= 400 ? 'warn' : 'ok'; }
-function passes(entry) {
-  var wanted = $('filter-status').value;
-  if (wanted === '0' && entry.status !== 0) return false;
-  if (wanted === '429' && entry.status !== 429) return false;
-  if (wanted.length === 1 && wanted !== '0' && Math.floor(entry.status / 100) !== Number(wanted)) return false;
-  var key = $('filter-key').value;
-  if (key && entry.caller !== key) return false;
-  var operation = $('filter-operation').value;
-  return !operation || entry.operation === operation;
-}
-function rowFor(entry) {
-  var row = el('tr');
-  row.dataset.sequence = String(entry.sequence);
-  row.dataset.status = String(entry.status);
-  var timeCell = el('td');
-  var open = el('button', '', hms(entry.at));
-  open.type = 'button';
-  open.setAttribute('aria-label', 'Details of request ' + entry.sequence + ', ' + entry.method + ' ' + entry.path);
-  open.onclick = function () { showDetail(entry); };
-  timeCell.appendChild(open);
-  var marker = entry.fault ? 'fault ' + entry.fault : entry.forced ? 'forced' : '';
-  row.append(timeCell, el('td', '', entry.method), el('td', 'path', entry.path), el('td', statusClass(entry.status), entry.status === 0 ? 'none' : entry.status), el('td', '', entry.operation), el('td', '', entry.keyName ? entry.keyName + ' (' + entry.caller + ')' : entry.caller), el('td', 'num', entry.durationMs.toFixed(1)));
-  var markerCell = el('td');
-  if (marker) {
-    markerCell.appendChild(el('span', 'badge ' + (entry.fault ? 'bad' : 'warn'), marker));
-    row.dataset.marker = marker;
-  }
-  row.appendChild(markerCell);
-  return row;
-}
-function noteOperation(operation) { addOption($('filter-operation'), operation); }
-function noteKey(key) {
-  var select = $('filter-key');
-  for (var index = 0; index < select.options.length; index++) if (select.options[index].value === key.key) return;
-  var option = el('option', '', key.token ? key.token + ' (' + key.key + ')' : key.key);
-  option.value = key.key;
-  select.appendChild(option);
-}
-function renderRows() {
-  var body = $('rows');
-  body.textContent = '';
-  var fragment = document.createDocumentFragment();
-  for (var index = entries.length - 1; index >= 0; index--) if (passes(entries[index])) fragment.appendChild(rowFor(entries[index]));
-  body.appendChild(fragment);
-  $('no-rows').hidden = entries.length > 0;
-}
-function addRequests(payload, replace) {
-  if (replace) entries = [];
-  payload.requests.forEach(function (entry) { entries.push(entry); noteOperation(entry.operation); });
-  if (entries.length > maxRows) entries = entries.slice(entries.length - maxRows);
-  coverageSoon();
-  $('skipped').textContent = payload.skipped ? payload.skipped + ' more requests came too fast to list' : '';
-  if (replace) return renderRows();
-  var body = $('rows');
-  var fragment = document.createDocumentFragment();
-  for (var index = payload.requests.length - 1; index >= 0; index--) if (passes(payload.requests[index])) fragment.appendChild(rowFor(payload.requests[index]));
-  body.insertBefore(fragment, body.firstChild);
-  while (body.rows.length > maxRows) body.deleteRow(body.rows.length - 1);
-  $('no-rows').hidden = entries.length > 0;
-}
-function showDetail(entry) {
-  var list = $('detail-list');
-  list.textContent = '';
-  Object.keys(entry).forEach(function (name) { list.append(el('dt', '', name), el('dd', '', entry[name])); });
-  $('detail-h').textContent = 'Request ' + entry.sequence;
-  $('detail').showModal();
-  loadExchange(entry.sequence);
-}
-
-function handleEvent(block, fresh) {
-  var type = 'message';
-  var data = [];
-  block.split('\n').forEach(function (line) {
-    if (line.indexOf('event:') === 0) type = line.slice(6).trim();
-    else if (line.indexOf('data:') === 0) data.push(line.slice(5).replace(/^ /, ''));
-  });
-  if (data.length === 0) return fresh;
-  var payload = JSON.parse(data.join('\n'));
-  if (type === 'state') renderState(payload);
-  else if (type === 'requests') { addRequests(payload, fresh); return false; }
-  else if (type === 'reset') { entries = []; renderRows(); announce('Simulator reset'); loadScenarios(); }
-  return fresh;
-}
-function sleep(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
-async function stream() {
-  var delay = 500;
-  for (;;) {
-    try {
-      var response = await fetch(base + '/events', { cache: 'no-store', headers: authHeaders({ Accept: 'text/event-stream' }) });
-      if (await isAdminRefusal(response)) {
-        var had = sessionStorage.getItem(tokenKey) !== null;
-        sessionStorage.removeItem(tokenKey);
-        await askToken(had);
-        continue;
-      }
-      if (!response.ok || !response.body) throw new Error('HTTP ' + response.status);
-      setConnected(true);
-      delay = 500;
-      var reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-      var buffer = '';
-      var fresh = true;
-      for (;;) {
-        var chunk = await reader.read();
-        if (chunk.done) break;
-        buffer += chunk.value.replace(/\r\n?/g, '\n');
-        var blocks = buffer.split('\n\n');
-        buffer = blocks.pop();
-        for (var index = 0; index < blocks.length; index++) fresh = handleEvent(blocks[index], fresh);
-      }
-    } catch (error) {
-      // The simulator stopped or restarted: try again, a little later each time (at most every 5 s).
-    }
-    setConnected(false);
-    await sleep(delay);
-    delay = Math.min(delay * 2, 5000);
-  }
-}
-
-function refreshIfDue() {
-  if (!state || state.clock.frozen) return;
-  var now = simulatedNow();
-  var due = state.keys.some(function (key) {
-    return (key.minute.used > 0 && Date.parse(key.minute.resetAt) <= now) || (key.bannedUntil && Date.parse(key.bannedUntil) <= now);
-  });
-  if (due && performance.now() - lastRefresh > 5000) {
-    lastRefresh = performance.now();
-    call('GET', '/state').then(renderState, function () {});
-  }
-}
-
-$('reset').onclick = function () { act(call('POST', '/reset'), 'Simulator reset'); };
-$('freeze').onclick = function () { act(call('POST', '/clock', { freeze: !(state && state.clock.frozen) }), state && state.clock.frozen ? 'Clock running' : 'Clock frozen'); };
-Array.prototype.forEach.call(document.querySelectorAll('[data-advance]'), function (button) {
-  button.onclick = function () { act(call('POST', '/clock', { advance: Number(button.dataset.advance) }), 'Clock advanced by ' + button.textContent.slice(1)); };
-});
-$('to-sunset').onclick = function () { if (state) act(call('POST', '/clock', { set: state.getPet.sunsetAt }), 'Clock set to the getPet sunset'); };
-$('set-clock').onsubmit = function (event) {
-  event.preventDefault();
-  act(call('POST', '/clock', { set: $('clock-input').value.trim() }), 'Clock set');
-};
-Array.prototype.forEach.call(document.querySelectorAll('[data-force]'), function (button) {
-  button.onclick = function () {
-    var kind = button.dataset.force;
-    var isFault = state !== null && state.faultKinds.some(function (fault) { return fault.kind === kind; });
-    var rule = isFault ? { fault: kind, times: 1 } : { status: Number(kind), times: 1 };
-    act(call('POST', '/faults', rule), 'The next API request will get ' + button.textContent, 'fault-error');
-  };
-});
-$('fault-form').onsubmit = function (event) {
-  event.preventDefault();
-  var form = event.target;
-  var rule = {};
-  ['operation', 'method', 'path', 'key', 'fault'].forEach(function (name) { if (form.elements[name].value) rule[name] = form.elements[name].value; });
-  ['status', 'delay', 'times', 'probability'].forEach(function (name) { if (form.elements[name].value !== '') rule[name] = Number(form.elements[name].value); });
-  act(call('POST', '/faults', rule), 'Fault rule added', 'fault-error').then(function (data) { if (data) form.reset(); });
-};
-$('filter-status').onchange = renderRows;
-$('filter-operation').onchange = renderRows;
-// Scenarios (GET|POST /__sim/scenario): choosing one is a reset into it; a reset from anywhere re-reads the active one.
-function loadScenarios() {
-  return call('GET', '/scenario').then(function (data) {
-    var select = $('scenario');
-    select.textContent = '';
-    data.available.forEach(function (scenario) {
-      var option = el('option', '', scenario.name);
-      option.value = scenario.name;
-      option.title = scenario.description;
-      select.append(option);
-    });
-    select.value = data.active;
-  }, function () {});
-}
-$('scenario').onchange = function () {
-  var name = $('scenario').value;
-  act(call('POST', '/scenario', { name: name }), 'Scenario ' + name);
-};
-loadScenarios();
-$('filter-key').onchange = renderRows;
-//JOURNAL_SCRIPT
-setInterval(function () { renderClock(); refreshIfDue(); }, 1000);
-stream();
-})();
+//DASHBOARD_SCRIPT
 </script>
 </body>
 </html>
 `)
 }
 
-/** The journal's parts of the page (`journal-panel.ts`), put in at their marks. */
-function insertJournalPanel(page: string): string {
+/** The journal's parts of the page (`journal-panel.ts`) and the script (`script/`, bundled), put in at their marks. */
+function insertParts(page: string): string {
   return page
     .replace('/*JOURNAL_STYLE*/', journalPanelStyle)
     .replace('<!--COVERAGE-->', coverageSection)
     .replace('<!--DETAIL_EXCHANGE-->', detailExchange)
-    .replace('//JOURNAL_SCRIPT', journalPanelScript)
+    .replace('//DASHBOARD_SCRIPT', dashboardScript)
 }
 
 /**

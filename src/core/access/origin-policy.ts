@@ -1,4 +1,5 @@
 import { ApiError } from '../http/api-error.ts'
+import { canonicalHostName, isLoopbackHostName } from './host-policy.ts'
 
 /** The value of `corsOrigins` that allows pages of every origin. */
 export const anyOrigin = '*'
@@ -60,12 +61,15 @@ export function normaliseOrigin(origin: string): string {
   return url.origin
 }
 
-/** A page served from this machine: http(s) on `localhost`, its subdomains (RFC 6761), 127.0.0.0/8 or [::1]. */
+/**
+ * A page served from this machine: http(s) on a loopback host name, as the `Host` check reads one (`host-policy.ts`:
+ * `localhost`, its subdomains, 127.0.0.0/8, `[::1]`, in any spelling the URL parser reads as one of them).
+ */
 function isLoopbackOrigin(origin: string): boolean {
-  const match = /^https?:\/\/(\[::1\]|[^/:[\]]+)(?::\d{1,5})?$/i.exec(origin)
+  const match = /^https?:\/\/(\[[\da-f:.]+\]|[^/:[\]]+)(?::\d{1,5})?$/i.exec(origin)
   if (match === null) return false
-  const host = match[1]!.toLowerCase()
-  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+  const host = canonicalHostName(match[1]!)
+  return host !== undefined && isLoopbackHostName(host)
 }
 
 /** The 403 for a page whose origin is not allowed, naming the flag and the option that allow it. */

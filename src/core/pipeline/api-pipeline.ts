@@ -31,8 +31,20 @@ export interface ApiPipeline {
    * answer (the app's CORS grant): they are in the answer's header object
    * before the journal records it, so the journal shows what was sent.
    */
-  respond(request: PlainRequest, match?: RouteMatch, laneHeaders?: Readonly<Record<string, string>>): PlainResponse | Promise<PlainResponse>
+  respond(
+    request: PlainRequest,
+    match?: RouteMatch,
+    laneHeaders?: Readonly<Record<string, string>>,
+    counting?: Counting,
+  ): PlainResponse | Promise<PlainResponse>
 }
+
+/**
+ * Whether a request without a valid key counts against its anonymous bucket: `uncounted-anonymous` answers it as the
+ * bucket stands (a 429 while it is over its limit or banned) and counts nothing. For requests a page on another site
+ * can repeat at will and never read, such as a top-level navigation (`app/browser-access.ts`). A valid key counts.
+ */
+export type Counting = 'counted' | 'uncounted-anonymous'
 
 export interface PipelineOptions {
   /** Waits `ms` (latency, fault delays). Default: a timer. */
@@ -159,7 +171,7 @@ export function createApiPipeline(state: OperationContext, options: PipelineOpti
   return {
     table,
     faults,
-    respond(sent, preMatched, laneHeaders) {
+    respond(sent, preMatched, laneHeaders, counting = 'counted') {
       const started = performance.now()
       // A request that may have a body is seen through a view that keeps the bytes once an operation reads them.
       const body: BodySink | undefined = sent.method === 'GET' || sent.method === 'HEAD' ? undefined : {}
@@ -203,7 +215,10 @@ export function createApiPipeline(state: OperationContext, options: PipelineOpti
         return isPromiseLike(outcome) ? outcome.then((result) => finish(exchange, result)) : finish(exchange, outcome)
       }
 
-      const decision = state.limiter.consume(caller.bucket, caller.plan)
+      const decision =
+        counting === 'uncounted-anonymous' && caller.key === undefined
+          ? state.limiter.peek(caller.bucket, caller.plan)
+          : state.limiter.consume(caller.bucket, caller.plan)
       let exchange: Exchange = { request, operation, caller, decision, routeHeaders, started, receivedAt, body, generation, laneHeaders }
       let outcome: OperationResult | Promise<OperationResult>
       try {

@@ -70,3 +70,25 @@ describe('the API pipeline (createApiPipeline)', () => {
     expect(wrong.headers.Allow).toMatch(/GET/)
   })
 })
+
+describe("the pipeline's counting: uncounted-anonymous (what a foreign page's navigations get)", () => {
+  it('answers a request without a valid key as its bucket stands, counting nothing', async () => {
+    const { simulator } = setup()
+    const uncounted = (headers: Record<string, string> = {}) =>
+      Promise.resolve(simulator.pipeline.respond(plain('GET', '/v1/pets', headers), undefined, undefined, 'uncounted-anonymous'))
+    for (let index = 0; index < 3; index++) {
+      const answer = await uncounted()
+      expect(answer.status).toBe(401)
+      expect(answer.headers['X-RateLimit-Remaining']).toBe('60')
+    }
+    expect(simulator.state().anonymous.buckets).toBe(0)
+    expect(simulator.journal.entries()).toHaveLength(3)
+    // A valid key is counted whatever the lane asks: only anonymous callers are spared.
+    expect((await uncounted(free)).headers['X-RateLimit-Remaining']).toBe('59')
+    // Over its limit, the bucket's 429, still counting nothing.
+    for (let index = 0; index < 60; index++) await Promise.resolve(simulator.pipeline.respond(plain('GET', '/v1/pets')))
+    const limited = await uncounted()
+    expect(limited.status).toBe(429)
+    expect(simulator.state().anonymous.banned).toBe(0)
+  })
+})

@@ -1,0 +1,22 @@
+import { createControlClient } from './control-client.ts'
+import { readEventStream } from './event-stream-reader.ts'
+import { createJournalView } from './journal-view.ts'
+import { loadScenarios, wireControls } from './page-controls.ts'
+import { createRequestsTable } from './requests-table.ts'
+import { createStatusPanels } from './status-panels.ts'
+
+// The dashboard's script (`GET /__sim/`): bundled into one inline script of the page at build time
+// (rolldown.config.ts; `dashboard-script-bundle.ts` holds the bundle for the sources), run under the page's CSP
+// nonce. No framework: the DOM, `fetch`, and the control endpoints only.
+
+function startDashboard(): void {
+  const client = createControlClient()
+  const status = createStatusPanels(client)
+  const requests = createRequestsTable(createJournalView(client))
+  wireControls({ client, status, requests })
+  loadScenarios(client)
+  setInterval(() => status.tick(), 1000)
+  readEventStream({ client, status, requests, onReset: () => loadScenarios(client) })
+}
+
+startDashboard()
