@@ -39,8 +39,8 @@ describe('the installed pages', () => {
 
   it("finds the repository's own, and leaves a user's", () => {
     const text =
-      'Run `npm run bench`, read `src/core/journal/exchange-ring.ts` and test/recipes/, see CONTRIBUTING.md. ' +
+      'Run `npm run bench`, read `src/core/journal/request-journal.ts` and test/recipes/, see CONTRIBUTING.md. ' +
       'Yours: `npm run dev`, `npm run e2e`, src/mocks/handlers.ts, http://petstore.test/v1, tests/api.test.ts.'
-    expect(repositoryPointers(text)).toEqual(['npm run bench', 'src/core/journal/exchange-ring.ts', 'test/recipes/', 'CONTRIBUTING.md'])
+    expect(repositoryPointers(text)).toEqual(['npm run bench', 'src/core/journal/request-journal.ts', 'test/recipes/', 'CONTRIBUTING.md'])
   })
 })

@@ -36,33 +36,59 @@ export interface PactRecorderOptions {
 
 export function createPactRecorder(options: PactRecorderOptions): PactRecorder {
   const maxInteractions = options.maxInteractions ?? defaults.pact.maxInteractions
-  let kept = new Map<string, JournalEntry>()
+  let shapes: ShapeTree = new Map()
+  let kept: JournalEntry[] = []
   let overflow = new Set<string>()
   return {
     observe(recorded) {
       const shape = pactShape(recorded)
-      if (shape === undefined || kept.has(shape)) return
-      if (kept.size >= maxInteractions) {
+      if (shape === undefined || has(shapes, shape)) return
+      if (kept.length >= maxInteractions) {
         // Bounded too: a hostile client's query names are unbounded, and the count is what the error reports.
-        if (overflow.size < maxInteractions) overflow.add(shape)
+        if (overflow.size < maxInteractions) overflow.add(shape.join('\n'))
         return
       }
-      kept.set(shape, options.view(recorded))
+      add(shapes, shape)
+      kept.push(options.view(recorded))
     },
     entries(filter) {
       const tests = compileFilter({ ...filter, limit: undefined }, options.basePath)
-      const taken = [...kept.values()].filter((entry) => matches(tests, filterableEntry(entry)))
+      const taken = kept.filter((entry) => matches(tests, filterableEntry(entry)))
       const limit = filter?.limit
       return limit === undefined || taken.length <= limit ? taken : taken.slice(taken.length - limit)
     },
     overflow: () => overflow.size,
     conversions: new WeakMap(),
     clear() {
-      const count = kept.size
-      kept = new Map()
+      const count = kept.length
+      shapes = new Map()
+      kept = []
       overflow = new Set()
       return count
     },
+  }
+}
+
+/**
+ * The shapes seen, as a tree of maps with one level per part of a shape: a shape already seen (nearly every request)
+ * is found without joining its parts into one string, which cost some 300 bytes a request (the allocation budget,
+ * test/bench/allocation-budget.test.ts).
+ */
+type ShapeTree = Map<string | number, ShapeTree>
+type Shape = readonly (string | number)[]
+
+function has(tree: ShapeTree, shape: Shape): boolean {
+  let level: ShapeTree | undefined = tree
+  for (let index = 0; index < shape.length && level !== undefined; index++) level = level.get(shape[index]!)
+  return level !== undefined
+}
+
+function add(tree: ShapeTree, shape: Shape): void {
+  let level = tree
+  for (const part of shape) {
+    let next = level.get(part)
+    if (next === undefined) level.set(part, (next = new Map()))
+    level = next
   }
 }
 
@@ -81,20 +107,13 @@ const utf8 = new TextDecoder('utf-8', { fatal: true })
  * what decides the provider state (the 429's plan, an empty list). Undefined for what no pact holds: forced answers,
  * fault rules' answers, 5xx and dropped connections, requests that matched no operation, a journal that kept nothing.
  */
-function pactShape(recorded: RecordedRequest): string | undefined {
+function pactShape(recorded: RecordedRequest): Shape | undefined {
   const { status, operation, exchange } = recorded
   if (exchange === undefined || recorded.forced === true || recorded.fault !== undefined || status === 0 || status >= 500) return undefined
   if (unmatchedOperations.has(operation)) return undefined
   const queryStart = recorded.path.indexOf('?')
   // The names as sent (a percent-encoded one is a shape of its own): URLSearchParams tripled the cost per request.
-  const names =
-    queryStart === -1
-      ? []
-      : recorded.path
-          .slice(queryStart + 1)
-          .split('&')
-          .map(queryName)
-          .sort()
+  const names = queryStart === -1 ? '' : queryNames(recorded.path, queryStart + 1)
   let auth = recorded.caller === 'anonymous' ? 'none' : 'key'
   const raw = exchange.rawHeaders ?? []
   if (auth === 'none')
@@ -104,15 +123,42 @@ function pactShape(recorded: RecordedRequest): string | undefined {
   const state =
     status === 429
       ? recorded.plan
-      : operation === 'listPets' && status === 200 && exchange.responseBody === '[]' && !names.includes('status')
+      : operation === 'listPets' && status === 200 && exchange.responseBody === '[]' && !hasName(names, 'status')
         ? 'empty'
         : ''
-  return `${operation} ${recorded.method} ${status} ${auth} ${state}\n${names.join('&')}\n${body}`
+  return [operation, recorded.method, status, auth, state, names, body]
 }
 
-function queryName(pair: string): string {
-  const equals = pair.indexOf('=')
-  return equals === -1 ? pair : pair.slice(0, equals)
+/**
+ * The query's parameter names, sorted, joined by `&`. One name (the usual `?limit=20`) is sliced without an array:
+ * every API request passes here (the allocation budget, test/bench/allocation-budget.test.ts, holds what it costs).
+ */
+function queryNames(path: string, start: number): string {
+  if (path.indexOf('&', start) === -1) {
+    const equals = path.indexOf('=', start)
+    return equals === -1 ? path.slice(start) : path.slice(start, equals)
+  }
+  return path
+    .slice(start)
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=')
+      return equals === -1 ? pair : pair.slice(0, equals)
+    })
+    .sort()
+    .join('&')
+}
+
+/** Whether `names` (sorted, joined by `&`) holds `name`. */
+function hasName(names: string, name: string): boolean {
+  for (let start = 0; start <= names.length; ) {
+    const end = names.indexOf('&', start)
+    const stop = end === -1 ? names.length : end
+    if (stop - start === name.length && names.startsWith(name, start)) return true
+    if (end === -1) return false
+    start = end + 1
+  }
+  return false
 }
 
 /** The NewPet fields a body holds, with their JSON types: `unreadable` for a body that is not a whole JSON object. */
@@ -126,8 +172,12 @@ function bodyShape(bytes: Uint8Array, sentSize: number): string {
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return 'unreadable'
   const fields = parsed as Record<string, unknown>
-  return newPetFields
-    .filter((field) => Object.hasOwn(fields, field))
-    .map((field) => `${field}:${fields[field] === null ? 'null' : Number.isInteger(fields[field]) ? 'integer' : typeof fields[field]}`)
-    .join(',')
+  let shape = ''
+  for (const field of newPetFields) {
+    if (!Object.hasOwn(fields, field)) continue
+    const value = fields[field]
+    const type = value === null ? 'null' : Number.isInteger(value) ? 'integer' : typeof value
+    shape = shape === '' ? `${field}:${type}` : `${shape},${field}:${type}`
+  }
+  return shape
 }
