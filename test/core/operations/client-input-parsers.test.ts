@@ -121,6 +121,9 @@ describe('client input is parsed in linear time: the journal, paths, hosts and b
     operation: 'routeNotFound',
     caller: 'anonymous',
     sentKey: () => undefined,
+    sentHeader: () => undefined,
+    sentQuery: () => [],
+    sentJson: () => undefined,
   })
 
   it.each([
