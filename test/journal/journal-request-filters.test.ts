@@ -25,7 +25,9 @@ async function recorded() {
   const context = setUp()
   await context.post({ name: 'Rex', categoryId: 1, status: 'pending' }, { 'X-Correlation-Id': 'corr-1', 'x-api-key': 'sekrit-api-key' })
   await context.post({ name: 'Rexx', categoryId: 2 }, { 'x-correlation-id': 'corr-2' })
-  await context.send('/v1/pets?limit=5&status=available', { headers: { authorization: 'Bearer demo-pro-key', 'x-correlation-id': 'list-3' } })
+  await context.send('/v1/pets?limit=5&status=available', {
+    headers: { authorization: 'Bearer demo-pro-key', 'x-correlation-id': 'list-3' },
+  })
   await context.post('not json', { 'x-correlation-id': 'corr-4' })
   return context
 }
@@ -66,12 +68,20 @@ describe('journal filters on the body, headers and query, in-process', () => {
 
   it('names what the nearest request sent instead, and never the Authorization it was asked for', async () => {
     const { journal } = await recorded()
-    const filter = { operation: 'createPet', bodyFields: { name: 'Rex', 'owner.name': 'Ann' }, headers: { authorization: 'Bearer a-secret-key' } } as const
+    const filter = {
+      operation: 'createPet',
+      bodyFields: { name: 'Rex', 'owner.name': 'Ann' },
+      headers: { authorization: 'Bearer a-secret-key' },
+    } as const
     const error: Error = await journal.waitFor({ ...filter, since: 2 }, { timeoutMs: 0 }).catch((caught) => caught)
-    expect(error.message).toContain('(differs in body.name: sent "Rexx", body.owner.name: sent no such field, header.authorization: sent "Bearer demo-pro-key")')
+    expect(error.message).toContain(
+      '(differs in body.name: sent "Rexx", body.owner.name: sent no such field, header.authorization: sent "Bearer demo-pro-key")',
+    )
     expect(error.message).toContain('body.name: sent no JSON body')
     expect(error.message).not.toContain('a-secret-key')
-    const withKey: Error = await journal.waitFor({ headers: { 'x-api-key': 'wrong' }, until: 1 }, { timeoutMs: 0 }).catch((caught) => caught)
+    const withKey: Error = await journal
+      .waitFor({ headers: { 'x-api-key': 'wrong' }, until: 1 }, { timeoutMs: 0 })
+      .catch((caught) => caught)
     expect(withKey.message).toContain('header.x-api-key: sent "[redacted]"')
     expect(withKey.message).toContain('"headers":{"x-api-key":"[redacted]"}')
     expect(withKey.message).not.toContain('sekrit-api-key')
@@ -121,9 +131,11 @@ describe('journal filters on the body, headers and query, over HTTP', () => {
     expect(har.log.entries).toHaveLength(expected.length)
   })
 
-  it("answers a wait that missed with what was sent instead, the Authorization asked for redacted", async () => {
+  it('answers a wait that missed with what was sent instead, the Authorization asked for redacted', async () => {
     const { send } = await recorded()
-    const response = await send(`/__sim/requests/wait?operation=createPet&body.name=Rex&header.authorization=${encodeURIComponent('Bearer hidden-key')}&since=2&timeoutMs=0`)
+    const response = await send(
+      `/__sim/requests/wait?operation=createPet&body.name=Rex&header.authorization=${encodeURIComponent('Bearer hidden-key')}&since=2&timeoutMs=0`,
+    )
     expect(response.status).toBe(404)
     const { code, message } = await response.json()
     expect(code).toBe('request_not_seen')

@@ -2,15 +2,8 @@ import { ApiError } from '../http/api-error.ts'
 import { fingerprint } from '../access/fingerprint.ts'
 import { operationNames, type OperationName } from '../model/operation-names.ts'
 import { secretLabel } from './journal-redaction.ts'
-import {
-  addRequestParameter,
-  compileRequestFilter,
-  requestFilterNames,
-  requestFilterParameters,
-  type RequestPartsDraft,
-  type RequestPartsFilter,
-  type SentRequestParts,
-} from './journal-request-filter.ts'
+import { compileRequestFilter, requestFilterNames, type RequestPartsFilter, type SentRequestParts } from './journal-request-filter.ts'
+import { addRequestParameter, requestFilterParameters, type RequestPartsDraft } from './journal-request-query.ts'
 import { compileGlob } from './text-search.ts'
 
 export { compileGlob, type GlobMeter } from './text-search.ts'
@@ -223,4 +216,3 @@ function mayBeUnder(path: string, basePath: string): boolean {
   if (star !== -1 && (`${basePath}/`.startsWith(literal) || literal.startsWith(`${basePath}/`))) return true
   return (literal === basePath && basePath !== '') || literal.startsWith(`${basePath}/`)
 }
-

@@ -30,7 +30,9 @@ export function parseJsonPath(path: string): JsonPathStep[] {
       let close = index + 1
       while (close < path.length && path[close]! >= '0' && path[close]! <= '9') close++
       if (path[close] !== ']' || close === index + 1 || close - index - 1 > 9) {
-        throw new RangeError(`A body path's index is [n], n a whole number of at most 9 digits (at character ${index + 1} of ${shown(path)})`)
+        throw new RangeError(
+          `A body path's index is [n], n a whole number of at most 9 digits (at character ${index + 1} of ${shown(path)})`,
+        )
       }
       steps.push({ index: Number(path.slice(index + 1, close)) })
       index = close + 1

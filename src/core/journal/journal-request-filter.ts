@@ -65,10 +65,12 @@ export interface RequestPartTest {
 export function compileRequestFilter(filter: RequestPartsFilter): RequestPartTest[] {
   const { body, bodyFields = {}, headers = {}, query = {} } = filter
   for (const [name, value] of Object.entries({ bodyFields, headers, query })) {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new RangeError(`${name} must be an object of names and values`)
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+      throw new RangeError(`${name} must be an object of names and values`)
   }
   const count = (body === undefined ? 0 : 1) + Object.keys(bodyFields).length + Object.keys(headers).length + Object.keys(query).length
-  if (count > requestFilterLimits.maxFilters) throw new RangeError(`At most ${requestFilterLimits.maxFilters} body, header and query filters are taken at once`)
+  if (count > requestFilterLimits.maxFilters)
+    throw new RangeError(`At most ${requestFilterLimits.maxFilters} body, header and query filters are taken at once`)
   const tests: RequestPartTest[] = []
   if (body !== undefined) {
     checkJson(body, 0, { nodes: 0 })
@@ -146,78 +148,13 @@ function headerTest(name: string, match: HeaderMatch): RequestPartTest {
   throw new RangeError(`headers.${name} must be a string, { contains: string } or { present: boolean }`)
 }
 
-/** The query string's names of these filters (`body`, `body.name`, `header.x-id`, `header.x-id:contains`, `query.limit`). */
-export const requestFilterParameters = ['body', 'body.<path>', 'header.<name>', 'header.<name>:contains', 'header.<name>:present', 'query.<name>']
-
-/** A request-part filter being read from a query string: what {@link addRequestParameter} fills. */
-export interface RequestPartsDraft {
-  body?: unknown
-  bodyFields?: Record<string, string>
-  headers?: Record<string, HeaderMatch>
-  query?: Record<string, string>
-  /** How many filters were read so far. */
-  count?: number
-}
-
-/**
- * Reads one query parameter into `draft` when it is a request-part filter (`body={"name":"Rex"}`, `body.name=Rex`,
- * `header.x-id=abc`, `header.x-id:contains=ab`, `header.x-id:present=true`, `query.limit=5`); returns whether it was.
- * A value that is not one throws a `RangeError`.
- */
-export function addRequestParameter(name: string, value: string, draft: RequestPartsDraft): boolean {
-  if (name === 'body') {
-    checkLength('body', value)
-    try {
-      draft.body = JSON.parse(value)
-    } catch {
-      throw new RangeError(`body must be JSON, such as {"name":"Rex"} (got ${cut(JSON.stringify(value))})`)
-    }
-    return true
-  }
-  const dot = name.indexOf('.')
-  const prefix = dot === -1 ? name : name.slice(0, dot)
-  const rest = name.slice(dot + 1)
-  if (dot === -1 || (prefix !== 'body' && prefix !== 'header' && prefix !== 'query')) return false
-  // Counted as they come: a query of 10,000 filters is refused at the 33rd, not read whole.
-  draft.count = (draft.count ?? 0) + 1
-  if (draft.count > requestFilterLimits.maxFilters) throw new RangeError(`At most ${requestFilterLimits.maxFilters} body, header and query filters are taken at once`)
-  if (prefix === 'body') (draft.bodyFields ??= Object.create(null) as Record<string, string>)[rest] = value
-  else if (prefix === 'query') (draft.query ??= Object.create(null) as Record<string, string>)[rest] = value
-  else {
-    const colon = rest.lastIndexOf(':')
-    const header = (colon === -1 ? rest : rest.slice(0, colon)).toLowerCase()
-    const kind = colon === -1 ? '' : rest.slice(colon + 1)
-    if (draft.headers !== undefined && Object.hasOwn(draft.headers, header)) throw new RangeError(`header.${cut(header)} is given more than once`)
-    let match: HeaderMatch
-    if (kind === '') match = value
-    else if (kind === 'contains') match = { contains: value }
-    else if (kind === 'present' && (value === 'true' || value === 'false')) match = { present: value === 'true' }
-    else throw new RangeError(`${cut(name)}: a header filter is header.<name>=value, header.<name>:contains=text or header.<name>:present=true|false`)
-    ;(draft.headers ??= Object.create(null) as Record<string, HeaderMatch>)[header] = match
-  }
-  return true
-}
-
-/** The query parameters of a request-part filter, in the order {@link addRequestParameter} reads them back. */
-export function requestParameters(filter: RequestPartsFilter): Array<[string, string]> {
-  const parameters: Array<[string, string]> = []
-  if (filter.body !== undefined) parameters.push(['body', JSON.stringify(filter.body)])
-  for (const [path, value] of Object.entries(filter.bodyFields ?? {})) parameters.push([`body.${path}`, typeof value === 'string' ? value : JSON.stringify(value)])
-  for (const [name, match] of Object.entries(filter.headers ?? {})) {
-    if (typeof match === 'string') parameters.push([`header.${name}`, match])
-    else if ('contains' in match) parameters.push([`header.${name}:contains`, match.contains])
-    else parameters.push([`header.${name}:present`, String(match.present)])
-  }
-  for (const [name, value] of Object.entries(filter.query ?? {})) parameters.push([`query.${name}`, value])
-  return parameters
-}
-
 /** The filter as a failed wait's message shows it: the values of credential-named headers and parameters redacted. */
 export function shownRequestFilter(name: string, value: unknown): unknown {
   if ((name !== 'headers' && name !== 'query') || value === null || typeof value !== 'object') return value
   return Object.fromEntries(
     Object.entries(value).map(([key, match]) => {
-      if (name === 'query' || typeof match !== 'string') return [key, isSecretName(key) && typeof match === 'string' ? redacted : secretMatch(key, match)]
+      if (name === 'query' || typeof match !== 'string')
+        return [key, isSecretName(key) && typeof match === 'string' ? redacted : secretMatch(key, match)]
       return [key, redactHeader(key.toLowerCase(), match)]
     }),
   )
@@ -254,8 +191,12 @@ function fieldEquals(sent: unknown, wanted: JsonScalar): boolean {
 
 /** A JSON value of bounded depth, nodes and string lengths: what `body` may be. */
 function checkJson(value: unknown, depth: number, count: { nodes: number }): void {
-  if (++count.nodes > requestFilterLimits.maxValueLength) throw new RangeError(`body has at most ${requestFilterLimits.maxValueLength} values`)
-  if (typeof value === 'string') return checkLength('body', value)
+  if (++count.nodes > requestFilterLimits.maxValueLength)
+    throw new RangeError(`body has at most ${requestFilterLimits.maxValueLength} values`)
+  if (typeof value === 'string') {
+    checkLength('body', value)
+    return
+  }
   if (value === null || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) return
   if (typeof value !== 'object') throw new RangeError('body must be a JSON value')
   if (depth >= requestFilterLimits.maxBodyDepth) throw new RangeError(`body nests at most ${requestFilterLimits.maxBodyDepth} deep`)
@@ -268,7 +209,8 @@ function checkJson(value: unknown, depth: number, count: { nodes: number }): voi
   }
 }
 
-function checkLength(field: string, text: string): void {
+/** Refuses a value, name or body longer than {@link requestFilterLimits}' `maxValueLength`. */
+export function checkLength(field: string, text: string): void {
   if (text.length > requestFilterLimits.maxValueLength) {
     throw new RangeError(`${cut(field)} is at most ${requestFilterLimits.maxValueLength} characters (got ${text.length})`)
   }
@@ -286,6 +228,6 @@ function sentJsonText(json: { readonly value: unknown } | undefined): string {
 }
 
 /** A value in a message, cut: a 16 KiB value is not sent back whole. */
-function cut(text: string): string {
+export function cut(text: string): string {
   return text.length > 80 ? `${text.slice(0, 80)}…` : text
 }

@@ -210,10 +210,18 @@ describe('client input is parsed in linear time: the journal, paths, hosts and b
     })
   const needle = `${'a'.repeat(8191)}b`
   it.each<[string, () => FilterableEntry, JournalFilter]>([
-    ['contains a...ab in a 16 KiB header of a', () => carrying(['x-id', 'a'.repeat(size)], '{}'), { headers: { 'x-id': { contains: needle } } }],
+    [
+      'contains a...ab in a 16 KiB header of a',
+      () => carrying(['x-id', 'a'.repeat(size)], '{}'),
+      { headers: { 'x-id': { contains: needle } } },
+    ],
     ['a header equal to 8 KiB', () => carrying(['x-id', 'a'.repeat(size)], '{}'), { headers: { 'x-id': needle } }],
     ['a body of 16 KiB nested arrays', () => carrying([], `${'['.repeat(size / 2)}${']'.repeat(size / 2)}`), { bodyFields: { 'a[0]': 1 } }],
-    ['a body subset on 16 KiB', () => carrying([], JSON.stringify({ a: 'a'.repeat(size) })), { body: { a: needle, b: [1, 2, { c: needle }] } }],
+    [
+      'a body subset on 16 KiB',
+      () => carrying([], JSON.stringify({ a: 'a'.repeat(size) })),
+      { body: { a: needle, b: [1, 2, { c: needle }] } },
+    ],
     ['a path into a 16 KiB array', () => carrying([], `{"a":[${'0,'.repeat(size / 2)}1]}`), { bodyFields: { 'a[8192]': 1 } }],
     ['a query of 16 KiB', () => carrying([], '{}', `/v1/pets?${'a=1&'.repeat(size / 4)}`), { query: { a: needle } }],
   ])('a journal test on what a request carried: %s', (_name, entry, filter) => {
