@@ -267,7 +267,7 @@ function modelRequestMatches(filter: JournalFilter, entry: JournalEntry): boolea
   for (const [name, match] of Object.entries(filter.headers ?? {})) {
     const sent = request.headers[name.toLowerCase()]
     if (typeof match === 'string' && sent !== match) return false
-    if (typeof match === 'object' && 'contains' in match && !(sent?.includes(match.contains))) return false
+    if (typeof match === 'object' && 'contains' in match && !sent?.includes(match.contains)) return false
     if (typeof match === 'object' && 'present' in match && (sent !== undefined) !== match.present) return false
   }
   for (const [name, wanted] of Object.entries(filter.query ?? {})) {
