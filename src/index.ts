@@ -48,6 +48,7 @@ export type {
 } from './core/journal/request-journal.ts'
 export type { JournalBody, JournalRequest, JournalResponse } from './core/journal/journal-exchange.ts'
 export type { JournalFilter, JournalOperation } from './core/journal/journal-filter.ts'
+export type { HeaderMatch, JsonScalar, RequestPartsFilter } from './core/journal/journal-request-filter.ts'
 export type { Har, HarEntry, HarNameValue } from './core/journal/journal-har.ts'
 export type { AnswerOrigin, ContractCoverage, OperationCoverage, StatusCoverage } from './core/journal/contract-coverage.ts'
 export type { PactBody } from './core/contract/pact-bodies.ts'

@@ -242,6 +242,52 @@ describe('the dashboard in Chromium', () => {
     }
   })
 
+  it('filters the requests by what they carried: a body field, a header, a query parameter (issue 41)', async () => {
+    const own = await startServer({ app: createNodeApp({ seed: 7 }), port: 0, host: '127.0.0.1', log: 'silent' })
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 860 } })
+      await page.goto(`${own.url}/__sim/`)
+      await page.locator('#conn', { hasText: 'live' }).waitFor(wait)
+      for (const [name, correlation] of [
+        ['Rex', 'corr-1'],
+        ['Rexx', 'corr-2'],
+      ]) {
+        const headers = { authorization: 'Bearer demo-pro-key', 'x-correlation-id': correlation! }
+        expect((await api.post(`${own.apiUrl}/pets`, { headers, data: { name, categoryId: 2 } })).status()).toBe(201)
+      }
+      expect((await api.get(`${own.apiUrl}/pets?limit=3`, { headers: { authorization: 'Bearer demo-pro-key' } })).status()).toBe(200)
+      await expect.poll(() => page.locator('#rows tr').count(), wait).toBe(3)
+
+      const box = page.getByLabel('Filter by request')
+      await box.fill('body.name=Rex')
+      await expect.poll(() => page.locator('#rows tr').count(), wait).toBe(1)
+      expect(await page.locator('#rows tr').first().getAttribute('data-sequence')).toBe('1')
+      await box.fill('header.x-correlation-id=corr-2')
+      await expect.poll(() => page.locator('#rows tr').first().getAttribute('data-sequence'), wait).toBe('2')
+      expect(await page.locator('#rows tr').count()).toBe(1)
+      await box.fill('body={"categoryId":2}&header.x-correlation-id:contains=corr')
+      await expect.poll(() => page.locator('#rows tr').count(), wait).toBe(2)
+      await box.fill('query.limit=3')
+      await expect.poll(() => page.locator('#rows tr').first().getAttribute('data-sequence'), wait).toBe('3')
+      expect(await page.locator('#rows tr').count()).toBe(1)
+
+      // A request that comes while the box holds a filter is shown once the journal says it matches.
+      expect((await api.get(`${own.apiUrl}/pets?limit=3`, { headers: { authorization: 'Bearer demo-pro-key' } })).status()).toBe(200)
+      await expect.poll(() => page.locator('#rows tr').count(), wait).toBe(2)
+
+      // A filter the journal refuses says why, and hides nothing.
+      await box.fill('body.tags[x]=1')
+      await expect.poll(() => page.textContent('#filter-request-error'), wait).toContain('index is [n]')
+      await expect.poll(() => page.locator('#rows tr').count(), wait).toBe(4)
+      await box.fill('')
+      await expect.poll(() => page.textContent('#filter-request-error'), wait).toBe('')
+      expect(await page.locator('#rows tr').count()).toBe(4)
+      await page.close()
+    } finally {
+      await own.close(200)
+    }
+  })
+
   it('asks once for the admin token, and keeps it for the tab only', async () => {
     const guarded = await startServer({
       app: createNodeApp({ control: { adminToken: 'sesame' } }),

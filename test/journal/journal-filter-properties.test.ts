@@ -4,6 +4,7 @@ import { createApp } from '../../src/app/app.ts'
 import { errorCatalogue } from '../../src/core/http/error-catalogue.ts'
 import { defaults } from '../../src/core/defaults.ts'
 import { compileGlob, journalFilterNames, type GlobMeter, type JournalFilter } from '../../src/core/journal/journal-filter.ts'
+import { compileContains } from '../../src/core/journal/text-search.ts'
 import type { JournalEntry } from '../../src/core/journal/request-journal.ts'
 import { createManualClock } from '../../src/core/time/clock.ts'
 
@@ -37,6 +38,15 @@ beforeAll(async () => {
     ['/v1/pets', { method: 'POST', headers: { authorization: 'Bearer not-a-key' } }],
     [longPath, { headers: key }],
     [`${longPath}?${'a'.repeat(2000)}=1`, {}],
+    [
+      '/v1/pets?limit=5',
+      {
+        method: 'POST',
+        headers: { ...key, 'content-type': 'application/json', 'x-correlation-id': 'abc-123' },
+        body: '{"__proto__":{"a":1},"name":"Rexx","categoryId":2,"tags":["a","b"],"owner":{"name":"Ann"}}',
+      },
+    ],
+    ['/v1/pets', { method: 'POST', headers: { ...key, 'content-type': 'application/json', 'x-correlation-id': 'a' }, body: 'not json' }],
   ]
   for (const [path, init] of requests) await (await send(path, init)).arrayBuffer()
 })
@@ -54,6 +64,11 @@ const filterValue = fc.oneof(
   fc.integer({ min: 1, max: 4000 }).map((count) => `*${'a'.repeat(count)}b`),
   fc.string({ unit: fc.constantFrom('*', 'a', '/', '?', '=', '1', 'v'), maxLength: 40 }).map((text) => `/v1${text}`),
   fc.string({ unit: 'binary', maxLength: 30 }),
+  // Issue 41's: bodies as JSON (good, broken, hostile), field values, header values and query values.
+  fc.constantFrom('{"name":"Rex"}', '{"name":"Rexx","tags":["a","b"]}', '[1,2]', 'true', '{', '{"__proto__":{"a":1}}', '"Rex"', 'null'),
+  fc.constantFrom('Rex', 'Rexx', 'abc-123', 'abc', 'true', 'false', 'Bearer demo-pro-key', '2', 'a'),
+  fc.integer({ min: 1, max: 20 }).map((depth) => `${'['.repeat(depth)}${']'.repeat(depth)}`),
+  fc.integer({ min: 1, max: 16 * 1024 }).map((count) => 'a'.repeat(count)),
 )
 
 /** Query parameters: the filter's names (repeated at times), the wait's `timeoutMs` and names of no filter. */
@@ -62,6 +77,15 @@ const queryParameters = fc.array(
     fc.oneof(
       { weight: 6, arbitrary: fc.constantFrom(...journalFilterNames) },
       { weight: 1, arbitrary: fc.constantFrom('bogus', 'constructor', '__proto__', 'toString', 'timeoutms', '') },
+      {
+        weight: 4,
+        arbitrary: fc.oneof(
+          fc.constantFrom('body', 'body.name', 'body.tags[1]', 'body.owner.name', 'body.__proto__', 'body.constructor', 'body.a..b'),
+          fc.constantFrom('body.tags[', 'body.[0]', 'header.x-correlation-id', 'header.Authorization:contains', 'header.x-id:present'),
+          fc.constantFrom('header.x:bogus', 'header.', 'header.__proto__', 'query.limit', 'query.__proto__', 'query.', 'body.'),
+          fc.string({ unit: fc.constantFrom('a', '.', '[', ']', '0', ':'), maxLength: 20 }).map((path) => `body.${path}`),
+        ),
+      },
     ),
     filterValue,
   ),
@@ -204,6 +228,110 @@ describe('the journal in-process under generated filters', () => {
           const meter: GlobMeter = { steps: 0 }
           compileGlob(pattern, meter)(path)
           expect(meter.steps).toBeLessThanOrEqual(2 * (path.length + pattern.length))
+        }
+      }),
+      runs,
+    )
+  })
+})
+
+/** What a body, header or query filter takes, written from docs/journal.md over the entry as the journal shows it. */
+function modelRequestMatches(filter: JournalFilter, entry: JournalEntry): boolean {
+  const { request } = entry
+  let json: unknown
+  let isJson = request.body !== null && request.body.encoding === 'utf8' && !request.body.truncated
+  try {
+    json = isJson ? JSON.parse(request.body!.text) : undefined
+  } catch {
+    isJson = false
+  }
+  const subset = (sent: unknown, wanted: unknown): boolean =>
+    wanted === null || typeof wanted !== 'object'
+      ? sent === wanted
+      : Array.isArray(wanted)
+        ? Array.isArray(sent) && sent.length === wanted.length && wanted.every((item, index) => subset(sent[index], item))
+        : sent !== null &&
+          typeof sent === 'object' &&
+          !Array.isArray(sent) &&
+          Object.keys(wanted).every((name) => Object.hasOwn(sent, name) && subset((sent as never)[name], (wanted as never)[name]))
+  if (filter.body !== undefined && !(isJson && subset(json, filter.body))) return false
+  for (const [path, wanted] of Object.entries(filter.bodyFields ?? {})) {
+    // The model's paths are `a`, `a.b` and `a[n]`.
+    let value: unknown = json
+    for (const part of path.replace(/\[(\d+)\]/g, '.$1').split('.')) {
+      value = value !== null && typeof value === 'object' && Object.hasOwn(value, part) ? (value as never)[part] : undefined
+    }
+    const text = value === null || ['number', 'boolean'].includes(typeof value) ? JSON.stringify(value) : value
+    if (!isJson || value === undefined || !(value === wanted || (typeof wanted === 'string' && text === wanted))) return false
+  }
+  for (const [name, match] of Object.entries(filter.headers ?? {})) {
+    const sent = request.headers[name.toLowerCase()]
+    if (typeof match === 'string' && sent !== match) return false
+    if (typeof match === 'object' && 'contains' in match && !sent?.includes(match.contains)) return false
+    if (typeof match === 'object' && 'present' in match && (sent !== undefined) !== match.present) return false
+  }
+  for (const [name, wanted] of Object.entries(filter.query ?? {})) {
+    const sent = request.query[name]
+    if (!(sent === wanted || (Array.isArray(sent) && sent.includes(wanted)))) return false
+  }
+  return true
+}
+
+describe('the body, header and query filters in-process under generated filters', () => {
+  const text = fc.constantFrom('Rex', 'Rexx', 'a', 'b', 'Ann', '2', 'abc-123', 'abc', '', 'Bearer demo-pro-key', 'demo')
+  const scalar = fc.oneof(text, fc.constantFrom(2, 1, true, null))
+  const json = fc.letrec((tie) => ({
+    value: fc.oneof({ depthSize: 'small' }, scalar, fc.array(tie('value'), { maxLength: 3 }), tie('object')),
+    object: fc.dictionary(fc.constantFrom('name', 'tags', 'owner', 'categoryId', '__proto__', 'a'), tie('value'), { maxKeys: 3 }),
+  }))
+  const filters = fc.record(
+    {
+      body: json.object,
+      bodyFields: fc.dictionary(fc.constantFrom('name', 'tags[0]', 'tags[1]', 'owner.name', 'categoryId', 'constructor', 'a'), scalar, {
+        maxKeys: 2,
+      }),
+      headers: fc.dictionary(
+        fc.constantFrom('x-correlation-id', 'X-Correlation-Id', 'content-type', 'authorization', 'x-none'),
+        fc.oneof(
+          text,
+          text.map((contains) => ({ contains })),
+          fc.boolean().map((present) => ({ present })),
+        ),
+        { maxKeys: 2 },
+      ),
+      query: fc.dictionary(fc.constantFrom('limit', 'constructor', '__proto__', 'toString'), fc.constantFrom('5', '2', '3', 'x'), {
+        maxKeys: 2,
+      }),
+      operation: fc.constantFrom('listPets', 'createPet'),
+    },
+    { requiredKeys: [] },
+  )
+
+  it('finds what the documented meaning of the filter finds', () => {
+    const { journal } = app.simulator
+    const all = journal.entries()
+    fc.assert(
+      fc.property(filters, (filter) => {
+        const found = journal.find(filter as JournalFilter)
+        const expected = all.filter(
+          (entry) =>
+            (filter.operation === undefined || entry.operation === filter.operation) && modelRequestMatches(filter as JournalFilter, entry),
+        )
+        expect(found.map((entry) => entry.sequence)).toEqual(expected.map((entry) => entry.sequence))
+        expect(journal.count(filter as JournalFilter)).toBe(expected.length)
+      }),
+      { ...runs, numRuns: 300 },
+    )
+  })
+
+  it('finds a header containing any needle in steps linear in the header and the needle', () => {
+    const headers = app.simulator.journal.entries().flatMap((entry) => Object.values(entry.request.headers))
+    fc.assert(
+      fc.property(filterValue, (needle) => {
+        for (const header of [...headers, 'a'.repeat(16 * 1024)]) {
+          const meter: GlobMeter = { steps: 0 }
+          expect(compileContains(needle, meter)(header)).toBe(header.includes(needle))
+          expect(meter.steps).toBeLessThanOrEqual(2 * (header.length + needle.length))
         }
       }),
       runs,

@@ -6,36 +6,12 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { test as recipeTest } from './playwright-fixtures.ts'
-
-const page = `<!doctype html>
-<html lang="en">
-  <head><meta charset="utf-8" /><title>Pets</title></head>
-  <body>
-    <p id="quota"></p>
-    <ul id="pets"></ul>
-    <button id="add">Add Rex</button>
-    <script type="module">
-      const api = new URLSearchParams(location.search).get('api')
-      const headers = { Authorization: 'Bearer demo-pro-key', 'Content-Type': 'application/json' }
-      async function render() {
-        const response = await fetch(api + '/pets?limit=100', { headers })
-        const pets = await response.json()
-        document.querySelector('#pets').replaceChildren(...pets.map((pet) => Object.assign(document.createElement('li'), { textContent: pet.id + ' ' + pet.name })))
-        document.querySelector('#quota').textContent = response.headers.get('X-RateLimit-Remaining') + ' requests left'
-      }
-      document.querySelector('#add').addEventListener('click', async () => {
-        await fetch(api + '/pets', { method: 'POST', headers, body: JSON.stringify({ name: 'Rex', categoryId: 1 }) })
-        await render()
-      })
-      await render()
-    </script>
-  </body>
-</html>`
+import { demoAppPage } from './playwright-demo-page.ts'
 
 export const test = recipeTest.extend<object, { demoAppUrl: string }>({
   demoAppUrl: [
     async ({}, use) => {
-      const server = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(page))
+      const server = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(demoAppPage))
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
       await use(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)
       await new Promise((resolve) => server.close(resolve))

@@ -41,3 +41,20 @@ it('refuses after the limit, and recovers in the next minute', async () => {
   simulator.clock.advance(60_000) // time is the simulator's: nothing sleeps
   expect((await list()).status).toBe(200)
 })
+
+// docs/recipes.md, "Asserting on what the app sent": a body field and a header, as WireMock's verify asks them.
+it('creates Rex, pending, with its correlation header', async () => {
+  // Your app's code, here a fetch:
+  await fetch('https://api.example.com/v1/pets', {
+    method: 'POST',
+    headers: { Authorization: 'Bearer demo-pro-key', 'Content-Type': 'application/json', 'X-Correlation-Id': 'abc-123' },
+    body: JSON.stringify({ name: 'Rex', categoryId: 1, status: 'pending' }),
+  })
+  const created = await simulator.journal.waitFor(
+    { operation: 'createPet', bodyFields: { name: 'Rex' }, headers: { 'x-correlation-id': 'abc-123' } },
+    { timeoutMs: 2000 },
+  )
+  expect(created.status).toBe(201)
+  expect(simulator.journal.count({ body: { name: 'Rex', status: 'pending' }, headers: { authorization: { present: true } } })).toBe(1)
+  expect(simulator.journal.count({ body: { name: 'Rex', status: 'sold' } })).toBe(0)
+})

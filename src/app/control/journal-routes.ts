@@ -3,6 +3,7 @@ import { JsonText } from '../../core/http/json-text.ts'
 import { jsonResponse, type PlainRequest, type PlainResponse } from '../../core/http/plain-http.ts'
 import { defaults } from '../../core/defaults.ts'
 import { journalFilterNames, parseJournalFilter, type JournalFilter } from '../../core/journal/journal-filter.ts'
+import { requestParameters } from '../../core/journal/journal-request-query.ts'
 import { harEntry, harFrame } from '../../core/journal/journal-har.ts'
 import type { SimulatorCore } from '../../core/simulator/simulator-core.ts'
 import type { ControlRoute } from './control-route.ts'
@@ -22,7 +23,9 @@ const harPieceBytes = 64 * 1024
  * in-process (`simulator.journal`, `simulator.coverage()`), for test
  * runners in any language:
  *
- * - `GET /__sim/requests?operation=&method=&path=&status=&key=&since=&until=&limit=`: `{ "requests": [entries] }`,
+ * - `GET /__sim/requests?operation=&method=&path=&status=&key=&since=&until=&limit=` and the filters on what a request
+ *   carried (`body={"name":"Rex"}`, `body.tags[0]=`, `header.x-id=`, `header.x-id:contains=`, `header.x-id:present=`,
+ *   `query.limit=`): `{ "requests": [entries] }`,
  *   a page of at most `defaults.journalPageBytes`; when more matched, `"next"` and a `Link: <…>; rel="next"` header
  *   give the page after it (`journal.page`);
  * - `GET /__sim/requests/count?…`: `{ "count": n }`;
@@ -125,13 +128,14 @@ function journalPage(simulator: SimulatorCore, request: PlainRequest): PlainResp
   return jsonResponse(new JsonText(`{"requests":${page.json},"next":${JSON.stringify(next)}}`), 200, { Link: `<${next}>; rel="next"` })
 }
 
-/** The path and query of the page a filter reads: the filter's parameters in their documented order (ASCII only). */
+/** The path and query of the page a filter reads: the filter's parameters in their documented order, then its body, header and query filters. */
 function nextLink(path: string, filter: JournalFilter): string {
   const query = new URLSearchParams()
   for (const name of journalFilterNames) {
     const value = filter[name]
     if (value !== undefined) query.set(name, String(value))
   }
+  for (const [name, value] of requestParameters(filter)) query.append(name, value)
   return `${path}?${query}`
 }
 

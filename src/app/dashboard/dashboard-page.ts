@@ -133,6 +133,10 @@ dt{color:var(--muted)}dd{margin:0;word-break:break-all}
 <select id="filter-operation"><option value="">all</option></select>
 <label for="filter-key">Filter by key</label>
 <select id="filter-key"><option value="">all</option><option value="anonymous">anonymous</option></select>
+<label for="filter-request">Filter by request</label>
+<input id="filter-request" type="search" size="28" spellcheck="false" autocomplete="off" placeholder="body.name=Rex&amp;header.x-id=abc" aria-describedby="filter-request-help filter-request-error">
+<span id="filter-request-help" class="sr-only">The journal's query: body.name=, body=JSON, header.name=, header.name:contains=, query.name=</span>
+<span id="filter-request-error" class="bad" role="status"></span>
 <button id="download-har" type="button">Download HAR</button>
 <span id="skipped" class="muted"></span>
 </div>

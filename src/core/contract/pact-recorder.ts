@@ -1,5 +1,5 @@
 import { defaults } from '../defaults.ts'
-import { compileFilter, matches, type JournalFilter } from '../journal/journal-filter.ts'
+import { compileFilter, matches, type FilterableEntry, type JournalFilter } from '../journal/journal-filter.ts'
 import type { JournalEntry, RecordedRequest } from '../journal/journal-types.ts'
 import type { PactConversions } from './pact-export.ts'
 
@@ -92,9 +92,31 @@ function add(tree: ShapeTree, shape: Shape): void {
   }
 }
 
-/** A kept entry as journal filters see one. */
-function filterableEntry(entry: JournalEntry) {
-  return { ...entry, sentKey: () => entry.request.headers.authorization?.split(' ').pop() }
+/** A kept entry as journal filters see one: its headers, query and body as the journal shows them (secrets redacted). */
+function filterableEntry(entry: JournalEntry): FilterableEntry {
+  const { headers, query, body } = entry.request
+  let json: { readonly value: unknown } | undefined | null = null
+  return {
+    ...entry,
+    sentKey: () => entry.request.headers.authorization?.split(' ').pop(),
+    sentHeader: (name) => (Object.hasOwn(headers, name) ? headers[name] : undefined),
+    sentQuery(name) {
+      const values = Object.hasOwn(query, name) ? query[name]! : []
+      return typeof values === 'string' ? [values] : values
+    },
+    sentJson() {
+      if (json === null) json = body === null || body.encoding !== 'utf8' || body.truncated ? undefined : parseJson(body.text)
+      return json
+    },
+  }
+}
+
+function parseJson(text: string): { readonly value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(text) }
+  } catch {
+    return undefined
+  }
 }
 
 const unmatchedOperations = new Set(['routeNotFound', 'methodNotAllowed'])

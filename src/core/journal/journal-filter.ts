@@ -2,6 +2,11 @@ import { ApiError } from '../http/api-error.ts'
 import { fingerprint } from '../access/fingerprint.ts'
 import { operationNames, type OperationName } from '../model/operation-names.ts'
 import { secretLabel } from './journal-redaction.ts'
+import { compileRequestFilter, requestFilterNames, type RequestPartsFilter, type SentRequestParts } from './journal-request-filter.ts'
+import { addRequestParameter, requestFilterParameters, type RequestPartsDraft } from './journal-request-query.ts'
+import { compileGlob } from './text-search.ts'
+
+export { compileGlob, type GlobMeter } from './text-search.ts'
 
 /** What the journal records as a request's operation: one of the route table's, or what a request that matched none is. */
 export type JournalOperation = OperationName | 'routeNotFound' | 'methodNotAllowed'
@@ -21,7 +26,7 @@ export const journalMethods: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 
  * same filter in-process (`journal.find(filter)`) and over HTTP
  * (`GET /__sim/requests?status=401&key=demo-free-key`).
  */
-export interface JournalFilter {
+export interface JournalFilter extends RequestPartsFilter {
   /** The operation's name (`createPet`), or `routeNotFound` / `methodNotAllowed` for requests that matched none. */
   readonly operation?: JournalOperation
   /** The method, in any case: one of {@link journalMethods}. */
@@ -46,8 +51,8 @@ export interface JournalFilter {
 /** The filter's names, as query parameters take them. */
 export const journalFilterNames = ['operation', 'method', 'path', 'status', 'key', 'since', 'until', 'limit'] as const
 
-/** What a filter looks at in an entry: its summary fields and the key the request sent. */
-export interface FilterableEntry {
+/** What a filter looks at in an entry: its summary fields, the key the request sent, and its headers, query and body. */
+export interface FilterableEntry extends SentRequestParts {
   readonly sequence: number
   readonly method: string
   readonly path: string
@@ -58,17 +63,22 @@ export interface FilterableEntry {
   sentKey(): string | undefined
 }
 
-/** One test per field given, each true or false for an entry. */
-export type CompiledFilter = ReadonlyArray<{ readonly field: string; readonly test: (entry: FilterableEntry) => boolean }>
+/** One test per field given, each true or false for an entry; `sent` says what an entry sent instead (near misses). */
+export type CompiledFilter = ReadonlyArray<{
+  readonly field: string
+  readonly test: (entry: FilterableEntry) => boolean
+  readonly sent?: (entry: FilterableEntry) => string
+}>
 
 /**
  * Validates a filter (a `RangeError` names what is wrong) and turns it into tests. `basePath` is the simulator's
  * (`/v1`, or `''` at the root): a `path` that cannot be under it is refused, as it would match nothing.
  */
 export function compileFilter(filter: JournalFilter = {}, basePath: string): CompiledFilter {
-  const tests: Array<{ field: string; test: (entry: FilterableEntry) => boolean }> = []
-  const unknown = Object.keys(filter).filter((name) => !(journalFilterNames as readonly string[]).includes(name))
-  if (unknown.length > 0) throw new RangeError(`Unknown journal filter ${unknown.join(', ')}; use ${journalFilterNames.join(', ')}`)
+  const tests: Array<CompiledFilter[number]> = []
+  const names: readonly string[] = [...journalFilterNames, ...requestFilterNames]
+  const unknown = Object.keys(filter).filter((name) => !names.includes(name))
+  if (unknown.length > 0) throw new RangeError(`Unknown journal filter ${unknown.join(', ')}; use ${names.join(', ')}`)
   const { operation, method, path, status, key, since, until, limit } = filter
   if (limit !== undefined && !(Number.isSafeInteger(limit) && limit >= 0)) throw new RangeError('limit must be a whole number of 0 or more')
   if (operation !== undefined) {
@@ -107,6 +117,8 @@ export function compileFilter(filter: JournalFilter = {}, basePath: string): Com
     if (!Number.isSafeInteger(until)) throw new RangeError('until must be a sequence number')
     tests.push({ field: 'until', test: (entry) => entry.sequence <= until })
   }
+  // Last: the cheap summary tests above reject most entries before a body is parsed.
+  tests.push(...compileRequestFilter(filter))
   return tests
 }
 
@@ -128,11 +140,13 @@ export function parseJournalFilter(
 ): { filter: JournalFilter; extra: Record<string, string> } {
   const filter: Record<string, string | number> = {}
   const rest: Record<string, string> = {}
+  const parts: RequestPartsDraft = {}
   const seen = new Set<string>()
   for (const [name, value] of new URLSearchParams(query)) {
-    if (seen.has(name)) throw new ApiError('invalid_query_parameter', `${name} is given more than once`)
+    if (seen.has(name)) throw new ApiError('invalid_query_parameter', `${quotedName(name)} is given more than once`)
     seen.add(name)
     if (extra.includes(name)) rest[name] = value
+    else if (readRequestParameter(name, value, parts)) continue
     else if (name === 'since' || name === 'until' || name === 'limit') {
       if (!/^\d{1,15}$/.test(value)) throw new ApiError('invalid_query_parameter', `${name} must be a whole number (got ${quoted(value)})`)
       filter[name] = Number(value)
@@ -140,16 +154,31 @@ export function parseJournalFilter(
     else {
       throw new ApiError(
         'invalid_query_parameter',
-        `Unknown filter ${name}: the journal filters by ${journalFilterNames.join(', ')}${extra.length > 0 ? `, and takes ${extra.join(', ')}` : ''}`,
+        `Unknown filter ${quotedName(name)}: the journal filters by ${[...journalFilterNames, ...requestFilterParameters].join(', ')}${extra.length > 0 ? `, and takes ${extra.join(', ')}` : ''}`,
       )
     }
   }
+  const { count: _count, ...requestParts } = parts
+  const parsed: JournalFilter = { ...filter, ...requestParts }
   try {
-    compileFilter(filter, basePath)
+    compileFilter(parsed, basePath)
   } catch (error) {
     throw new ApiError('invalid_query_parameter', (error as Error).message)
   }
-  return { filter, extra: rest }
+  return { filter: parsed, extra: rest }
+}
+
+function readRequestParameter(name: string, value: string, parts: RequestPartsDraft): boolean {
+  try {
+    return addRequestParameter(name, value, parts)
+  } catch (error) {
+    throw new ApiError('invalid_query_parameter', (error as Error).message)
+  }
+}
+
+/** A parameter's name in a refusal, cut: a 16 KiB name is not sent back whole. */
+function quotedName(name: string): string {
+  return name.length > 100 ? `${name.slice(0, 100)}…` : name
 }
 
 function statusTest(status: number | string): (entry: FilterableEntry) => boolean {
@@ -186,69 +215,4 @@ function mayBeUnder(path: string, basePath: string): boolean {
   if (queryStart !== -1) literal = literal.slice(0, queryStart)
   if (star !== -1 && (`${basePath}/`.startsWith(literal) || literal.startsWith(`${basePath}/`))) return true
   return (literal === basePath && basePath !== '') || literal.startsWith(`${basePath}/`)
-}
-
-/** A step counter for {@link compileGlob}'s matcher: tests read it to show that time is linear in the input. */
-export interface GlobMeter {
-  steps: number
-}
-
-/**
- * A matcher of a glob where `*` stands for any characters (none included) and every other character for itself,
- * over the whole text. No regex is built from the pattern: a backtracking `.*` per `*` took 13.4 s on one 4 KB
- * path (`*a*a*…!`, issue #26). The pattern is cut at its stars; the first piece must begin the text and the last end
- * it, and each piece between is found at its leftmost place after the one before (taking the leftmost is never
- * worse: whatever matches after a later place matches after an earlier one). Each search is Knuth-Morris-Pratt's,
- * so a match costs at most 2 steps per character of the text plus 2 per character of the pattern, whatever the two
- * are; `meter` counts those steps.
- */
-export function compileGlob(pattern: string, meter?: GlobMeter): (text: string) => boolean {
-  const pieces = pattern.split('*')
-  if (pieces.length === 1) return (text) => text === pattern
-  const first = pieces[0]!
-  const last = pieces.at(-1)!
-  const middle = pieces.slice(1, -1).filter((piece) => piece !== '')
-  const tables = middle.map((piece) => failureTable(piece, meter))
-  return (text) => {
-    if (text.length < first.length + last.length || !text.startsWith(first) || !text.endsWith(last)) return false
-    let from = first.length
-    const end = text.length - last.length
-    for (let index = 0; index < middle.length; index++) {
-      const found = indexOfPiece(text, from, end, middle[index]!, tables[index]!, meter)
-      if (found === -1) return false
-      from = found + middle[index]!.length
-    }
-    return true
-  }
-}
-
-/** Knuth-Morris-Pratt's table: for each prefix of `piece`, the length of its longest proper prefix that is also its suffix. */
-function failureTable(piece: string, meter: GlobMeter | undefined): Int32Array {
-  const table = new Int32Array(piece.length)
-  let length = 0
-  for (let index = 1; index < piece.length; index++) {
-    while (length > 0 && piece[index] !== piece[length]) {
-      length = table[length - 1]!
-      if (meter !== undefined) meter.steps++
-    }
-    if (piece[index] === piece[length]) length++
-    table[index] = length
-    if (meter !== undefined) meter.steps++
-  }
-  return table
-}
-
-/** The first index of `piece` in `text` from `from`, ending at or before `end`; -1 for none. */
-function indexOfPiece(text: string, from: number, end: number, piece: string, table: Int32Array, meter: GlobMeter | undefined): number {
-  let matched = 0
-  for (let index = from; index < end; index++) {
-    while (matched > 0 && text[index] !== piece[matched]) {
-      matched = table[matched - 1]!
-      if (meter !== undefined) meter.steps++
-    }
-    if (text[index] === piece[matched]) matched++
-    if (meter !== undefined) meter.steps++
-    if (matched === piece.length) return index - piece.length + 1
-  }
-  return -1
 }

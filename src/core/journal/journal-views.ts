@@ -57,8 +57,27 @@ const emptyExchange: CapturedExchange = {
   bytes: 0,
 }
 
-/** A recorded request as filters see it; the key sent is read from its headers only when a filter asks. */
+/**
+ * A recorded request as filters see it. The key sent, the headers, the query and the JSON body are read from the
+ * exchange only when a filter asks, as the client sent them (a filter on `x-api-key` matches the key sent; messages
+ * redact it), and each at most once.
+ */
 export function filterable(recorded: RecordedRequest): FilterableEntry {
+  let headers: Map<string, string> | undefined
+  let query: Map<string, string[]> | undefined
+  let json: { readonly value: unknown } | undefined | null = null
+  const sentHeader = (name: string) => {
+    if (headers === undefined) {
+      headers = new Map()
+      const raw = recorded.exchange?.rawHeaders ?? []
+      for (let index = 0; index + 1 < raw.length; index += 2) {
+        const lower = raw[index]!.toLowerCase()
+        const before = headers.get(lower)
+        headers.set(lower, before === undefined ? raw[index + 1]! : `${before}${lower === 'cookie' ? '; ' : ', '}${raw[index + 1]!}`)
+      }
+    }
+    return headers.get(name)
+  }
   return {
     sequence: recorded.sequence,
     method: recorded.method,
@@ -76,6 +95,38 @@ export function filterable(recorded: RecordedRequest): FilterableEntry {
       }
       return undefined
     },
+    sentHeader,
+    sentQuery(name) {
+      if (query === undefined) {
+        query = new Map()
+        const queryStart = recorded.path.indexOf('?')
+        if (queryStart !== -1) {
+          for (const [key, value] of new URLSearchParams(recorded.path.slice(queryStart + 1))) {
+            const values = query.get(key)
+            if (values === undefined) query.set(key, [value])
+            else values.push(value)
+          }
+        }
+      }
+      return query.get(name) ?? []
+    },
+    sentJson() {
+      if (json === null) json = parseBody(recorded.exchange)
+      return json
+    },
+  }
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
+/** The request body as JSON; undefined for none, a cut one (its JSON is incomplete), or one that is not JSON. */
+function parseBody(exchange: CapturedExchange | undefined): { readonly value: unknown } | undefined {
+  const body = exchange?.requestBody
+  if (body === undefined || body.byteLength === 0 || exchange!.requestBodySize > body.byteLength) return undefined
+  try {
+    return { value: JSON.parse(utf8.decode(body)) }
+  } catch {
+    return undefined
   }
 }
 

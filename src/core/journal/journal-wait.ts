@@ -1,5 +1,6 @@
 import type { CompiledFilter, FilterableEntry, JournalFilter } from './journal-filter.ts'
 import { secretLabel } from './journal-redaction.ts'
+import { shownRequestFilter } from './journal-request-filter.ts'
 
 /** How many near misses a failed wait lists. */
 const nearestCount = 3
@@ -16,6 +17,7 @@ const windowFields = new Set(['since', 'until'])
  * @example
  * // No request matched {"operation":"createPet","status":"201"} within 500 ms. Nearest of 2:
  * //   #2 POST /v1/pets -> 401 createPet anonymous (differs in status)
+ * // or, for a body filter: (differs in body.name: sent "Rexx")
  */
 export function nearestEntries(
   filter: JournalFilter,
@@ -29,7 +31,7 @@ export function nearestEntries(
     Object.fromEntries(
       Object.entries(filter)
         .filter(([name, value]) => value !== undefined && name !== 'limit')
-        .map(([name, value]) => [name, name === 'key' && typeof value === 'string' ? shownKey(value) : value]),
+        .map(([name, value]) => [name, name === 'key' && typeof value === 'string' ? shownKey(value) : shownRequestFilter(name, value)]),
     ),
   )
   const head = `No request matched ${wanted} within ${timeoutMs} ms.`
@@ -38,7 +40,10 @@ export function nearestEntries(
   const candidates = window.length === 0 ? entries : entries.filter((entry) => window.every((test) => test.test(entry)))
   if (candidates.length === 0) return `${head} No request was recorded${filter.since === undefined ? '' : ` since #${filter.since}`}.`
   const scored = candidates.map((entry, index) => {
-    const missed = tests.filter((test) => !windowFields.has(test.field) && !test.test(entry)).map((test) => test.field)
+    // What the entry sent instead, for the body, header and query filters: `body.name: sent "Rexx"`.
+    const missed = tests
+      .filter((test) => !windowFields.has(test.field) && !test.test(entry))
+      .map((test) => (test.sent === undefined ? test.field : `${test.field}: sent ${test.sent(entry)}`))
     return { entry, index, missed }
   })
   scored.sort((a, b) => a.missed.length - b.missed.length || b.index - a.index)

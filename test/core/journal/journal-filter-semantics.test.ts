@@ -35,6 +35,9 @@ function entry(fields: EntryFields = {}): FilterableEntry {
     operation: fields.operation ?? 'listPets',
     caller: fields.caller ?? 'anonymous',
     sentKey: () => fields.sent,
+    sentHeader: () => undefined,
+    sentQuery: () => [],
+    sentJson: () => undefined,
   }
 }
 
@@ -170,7 +173,9 @@ describe('journal filters: what each one matches', () => {
 
 describe('journal filters: what is refused (a RangeError in-process)', () => {
   it('names an unknown filter and the known ones', () => {
-    expect(refusal({ bogus: 1 } as JournalFilter)).toBe(`Unknown journal filter bogus; use ${journalFilterNames.join(', ')}`)
+    expect(refusal({ bogus: 1 } as JournalFilter)).toBe(
+      `Unknown journal filter bogus; use ${journalFilterNames.join(', ')}, body, bodyFields, headers, query`,
+    )
   })
 
   it.each([-1, 1.5, Number.NaN, 2 ** 53])('refuses limit %s', (limit) => {
@@ -260,13 +265,14 @@ describe('journal filters from a query (GET /__sim/requests?…)', () => {
   })
 
   it('refuses an unknown name, listing the filters and what else the endpoint takes', () => {
+    const requestParts = 'body, body.<path>, header.<name>, header.<name>:contains, header.<name>:present, query.<name>'
     expect(queryRefusal('bogus=1')).toEqual({
       code: 'invalid_query_parameter',
       status: 400,
-      message: `Unknown filter bogus: the journal filters by ${journalFilterNames.join(', ')}`,
+      message: `Unknown filter bogus: the journal filters by ${journalFilterNames.join(', ')}, ${requestParts}`,
     })
     expect(queryRefusal('bogus=1', ['timeoutMs', 'stream']).message).toBe(
-      `Unknown filter bogus: the journal filters by ${journalFilterNames.join(', ')}, and takes timeoutMs, stream`,
+      `Unknown filter bogus: the journal filters by ${journalFilterNames.join(', ')}, ${requestParts}, and takes timeoutMs, stream`,
     )
     expect(queryRefusal('timeoutMs=10').message).toMatch(/^Unknown filter timeoutMs: /)
   })

@@ -14,7 +14,14 @@ import { hasDotSegment, normalizePath } from '../../../src/core/http/path-normal
 import { isJsonContentType, readJsonText } from '../../../src/core/operations/request-parsing.ts'
 import { parseFaultText } from '../../../src/core/faults/fault-text.ts'
 import { originInRawPacket } from '../../../src/node/raw-client-error.ts'
-import { compileFilter, matches, parseJournalFilter, type FilterableEntry } from '../../../src/core/journal/journal-filter.ts'
+import {
+  compileFilter,
+  matches,
+  parseJournalFilter,
+  type FilterableEntry,
+  type JournalFilter,
+} from '../../../src/core/journal/journal-filter.ts'
+import { filterable } from '../../../src/core/journal/journal-views.ts'
 import { captureExchange, readRequest } from '../../../src/core/journal/journal-exchange.ts'
 import { originForm } from '../../../src/node/request-view.ts'
 import { documentApiUrl } from '../../../src/app/openapi-route.ts'
@@ -121,6 +128,9 @@ describe('client input is parsed in linear time: the journal, paths, hosts and b
     operation: 'routeNotFound',
     caller: 'anonymous',
     sentKey: () => undefined,
+    sentHeader: () => undefined,
+    sentQuery: () => [],
+    sentJson: () => undefined,
   })
 
   it.each([
@@ -162,6 +172,61 @@ describe('client input is parsed in linear time: the journal, paths, hosts and b
   ])('a journal view of a query: %s', (_name, target) => {
     const exchange = captureExchange({ rawHeaders: [], requestBody: undefined, responseHeaders: {}, responseBody: undefined }, 1024)
     expect(bestOfThree(() => readRequest('GET', target, exchange))).toBeLessThan(boundMs)
+  })
+
+  // Issue 41: the filters on what a request carried, as a query (refused past their caps, in one pass) and as tests
+  // of 16 KiB bodies, headers and query strings (a parse per entry, then steps bounded by the filter's size).
+  it.each([
+    ['a body of 16 KiB', `body=${encodeURIComponent(`{"a":"${'a'.repeat(size)}"}`)}`],
+    ['a body of brackets', `body=${'['.repeat(size)}`],
+    ['a body path of indexes', `body.a${'[0]'.repeat(size / 3)}=1`],
+    ['a body path of dots', `body.${'a.'.repeat(size / 2)}=1`],
+    ['a body path of open brackets', `body.a${'['.repeat(size)}=1`],
+    ['a header name of 16 KiB', `header.${'x'.repeat(size)}=1`],
+    ['a header name of colons', `header.x${':'.repeat(size)}=1`],
+    ['a contains of 16 KiB', `header.x:contains=${'a'.repeat(size)}`],
+    ['many query filters', 'query.a=1&'.repeat(size / 10)],
+  ])('a journal query on what a request carried: %s', (_name, query) => {
+    expect(() => parseJournalFilter(query, '/v1')).toThrow(/at most|more than once|body path|not a header name|must be JSON/)
+    expect(bestOfThree(() => parseJournalFilter(query, '/v1'))).toBeLessThan(boundMs)
+  })
+
+  const carrying = (rawHeaders: string[], body: string, target = '/v1/pets') =>
+    filterable({
+      sequence: 1,
+      atMs: 0,
+      wallMs: 0,
+      method: 'POST',
+      path: target,
+      status: 201,
+      operation: 'createPet',
+      caller: 'anonymous',
+      plan: 'anonymous',
+      durationMs: 0,
+      exchange: captureExchange(
+        { rawHeaders, requestBody: new TextEncoder().encode(body), responseHeaders: {}, responseBody: undefined },
+        64 * 1024,
+      ),
+    })
+  const needle = `${'a'.repeat(8191)}b`
+  it.each<[string, () => FilterableEntry, JournalFilter]>([
+    [
+      'contains a...ab in a 16 KiB header of a',
+      () => carrying(['x-id', 'a'.repeat(size)], '{}'),
+      { headers: { 'x-id': { contains: needle } } },
+    ],
+    ['a header equal to 8 KiB', () => carrying(['x-id', 'a'.repeat(size)], '{}'), { headers: { 'x-id': needle } }],
+    ['a body of 16 KiB nested arrays', () => carrying([], `${'['.repeat(size / 2)}${']'.repeat(size / 2)}`), { bodyFields: { 'a[0]': 1 } }],
+    [
+      'a body subset on 16 KiB',
+      () => carrying([], JSON.stringify({ a: 'a'.repeat(size) })),
+      { body: { a: needle, b: [1, 2, { c: needle }] } },
+    ],
+    ['a path into a 16 KiB array', () => carrying([], `{"a":[${'0,'.repeat(size / 2)}1]}`), { bodyFields: { 'a[8192]': 1 } }],
+    ['a query of 16 KiB', () => carrying([], '{}', `/v1/pets?${'a=1&'.repeat(size / 4)}`), { query: { a: needle } }],
+  ])('a journal test on what a request carried: %s', (_name, entry, filter) => {
+    const tests = compileFilter(filter, '/v1')
+    expect(bestOfThree(() => matches(tests, entry()))).toBeLessThan(boundMs)
   })
 
   it.each([

@@ -2,6 +2,7 @@ import { createControlClient } from './control-client.ts'
 import { readEventStream } from './event-stream-reader.ts'
 import { createJournalView } from './journal-view.ts'
 import { loadScenarios, wireControls } from './page-controls.ts'
+import { createRequestFilterBox } from './request-filter-box.ts'
 import { createRequestsTable } from './requests-table.ts'
 import { createStatusPanels } from './status-panels.ts'
 
@@ -12,7 +13,7 @@ import { createStatusPanels } from './status-panels.ts'
 function startDashboard(): void {
   const client = createControlClient()
   const status = createStatusPanels(client)
-  const requests = createRequestsTable(createJournalView(client))
+  const requests = createRequestsTable(createJournalView(client), (render) => createRequestFilterBox(client, render))
   wireControls({ client, status, requests })
   loadScenarios(client)
   setInterval(() => status.tick(), 1000)

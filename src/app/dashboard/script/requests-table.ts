@@ -2,9 +2,10 @@ import type { JournalSummary } from '../../../core/journal/journal-types.ts'
 import type { KeyStatus } from '../../../core/state/simulator-status.ts'
 import { addOption, byId, el, hms } from './dom.ts'
 import type { JournalView } from './journal-view.ts'
+import type { RequestFilterBox } from './request-filter-box.ts'
 
 // The Requests table: the newest `maxRows` summaries the event stream sent, filtered by status, operation and key,
-// each row opening the request's detail.
+// and by what the requests carried (the filter box, request-filter-box.ts), each row opening the request's detail.
 
 const maxRows = 300
 
@@ -24,8 +25,10 @@ export interface RequestsTable {
   render(): void
 }
 
-export function createRequestsTable(journal: JournalView): RequestsTable {
+export function createRequestsTable(journal: JournalView, createBox: (render: () => void) => RequestFilterBox): RequestsTable {
   let entries: JournalSummary[] = []
+  const box = createBox(() => render())
+  const passes = (entry: JournalSummary) => passesSelects(entry) && box.passes(entry.sequence)
 
   function rowFor(entry: JournalSummary): HTMLTableRowElement {
     const row = el('tr')
@@ -84,6 +87,7 @@ export function createRequestsTable(journal: JournalView): RequestsTable {
       if (entries.length > maxRows) entries = entries.slice(entries.length - maxRows)
       journal.coverageSoon()
       byId('skipped').textContent = batch.skipped ? `${batch.skipped} more requests came too fast to list` : ''
+      box.refreshSoon()
       if (replace) return render()
       const body = byId<HTMLTableSectionElement>('rows')
       const fragment = document.createDocumentFragment()
@@ -107,7 +111,7 @@ function statusClass(status: number): string {
   return status === 0 ? 'bad' : status >= 500 ? 'bad' : status >= 400 ? 'warn' : 'ok'
 }
 
-function passes(entry: JournalSummary): boolean {
+function passesSelects(entry: JournalSummary): boolean {
   const wanted = byId<HTMLSelectElement>('filter-status').value
   if (wanted === '0' && entry.status !== 0) return false
   if (wanted === '429' && entry.status !== 429) return false
