@@ -237,7 +237,7 @@ export function createAppWith(
 /** The sandboxes of an app: each an app of its own over a simulator made from the same options, without sandboxes. */
 function createSandboxWorlds(options: AppOptions, parts: Parameters<typeof createAppWith>[1]): Sandboxes<App> {
   const { simulator: _simulator, sandboxes: sandboxOptions, ...rest } = options
-  return parts.createSandboxes!((_name) => createAppWith({ ...rest, sandboxes: false }, parts), {
+  return parts.createSandboxes!((name) => createAppWith({ ...rest, sandboxPath: `${sandboxPrefix}${name}`, sandboxes: false }, parts), {
     ...(sandboxOptions === false ? {} : sandboxOptions),
     clock: options.clock,
   })

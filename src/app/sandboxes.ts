@@ -60,13 +60,25 @@ export function createSandboxes<World extends SandboxWorld>(
             `The path names the sandbox ${JSON.stringify(name)} and X-Petstore-Sandbox names ${JSON.stringify(named)}: name one, or the same in both`,
           )
       }
-      return registry.world(name).respond(within(request, end === -1 ? '/' : path.slice(end)))
+      const rest = end === -1 ? '/' : path.slice(end)
+      // The API keeps its whole path: the sandbox's simulator is under `/sandboxes/<name>/v1`, so its `Location`, journal
+      // and HAR say where the client sent it. Its control plane, OpenAPI document and root are its own `/__sim`, `/openapi.*`, `/`.
+      const world = registry.world(name)
+      return world.respond(isOwnPath(rest) ? within(request, rest) : request)
     },
-    respondByHeader: (name, request) => registry.world(name).respond(request),
+    respondByHeader(name, request) {
+      const world = registry.world(name)
+      return world.respond(isOwnPath(request.path) ? request : within(request, `${sandboxPrefix}${name}${request.path}`))
+    },
     closeStreams() {
       for (const { world } of registry.list()) world.closeStreams()
     },
   }
+}
+
+/** The paths a sandbox's app serves as its own, without the sandbox's prefix: its control plane, OpenAPI document and root. */
+function isOwnPath(path: string): boolean {
+  return path === '/' || path === '/__sim' || path.startsWith('/__sim/') || path.startsWith('/openapi.')
 }
 
 /** The request as its sandbox's app reads it: the same request under the path after `/sandboxes/<name>`. */
