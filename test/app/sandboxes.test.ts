@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createNodeApp, startServer, type RunningServer } from '../../src/node.ts'
 import { createManualClock } from '../../src/core/time/clock.ts'
@@ -10,8 +13,9 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()))
 })
 
-async function start(options: AppOptions = {}): Promise<string> {
-  const server = await startServer({ app: createNodeApp({ seed: 7, pets: 5, ...options }), port: 0, host: '127.0.0.1', log: 'silent' })
+async function start(options: AppOptions = {}, state?: string): Promise<string> {
+  const app = createNodeApp({ seed: 7, pets: 5, ...options })
+  const server = await startServer({ app, port: 0, host: '127.0.0.1', log: 'silent', ...(state === undefined ? {} : { state }) })
   servers.push(server)
   return server.url.replace(/\/$/, '')
 }
@@ -181,5 +185,42 @@ describe('sandboxes: isolated worlds in one simulator', () => {
     const off = await fetch(`${origin}/sandboxes/team-a/v1/pets`, { headers: key })
     expect(off.status).toBe(404)
     expect((await json(off)).message).toContain('Sandboxes are off')
+  })
+
+  it("keeps each sandbox's own journal, HAR, coverage and pact; the pact without the sandbox's path", async () => {
+    const origin = await start()
+    await createPet(origin, 'pact-a', 'Rex')
+    const har = await json(await control(origin, 'pact-a', '/requests.har'))
+    expect(har.log.entries.map((entry: { request: { url: string } }) => new URL(entry.request.url).pathname)).toEqual([
+      '/sandboxes/pact-a/v1/pets',
+    ])
+    const coverage = await json(await control(origin, 'pact-a', '/coverage'))
+    expect(JSON.stringify(coverage)).toContain('createPet')
+    const pact = await json(await control(origin, 'pact-a', '/requests.pact'))
+    expect(pact.interactions.map((interaction: { request: { path: string } }) => interaction.request.path)).toEqual(['/v1/pets'])
+    expect((await json(await control(origin, undefined, '/requests.pact'))).interactions).toEqual([])
+  })
+
+  it('saves every sandbox with --state, restores them at start, and removes the file of one deleted', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-sim-sandbox-state-'))
+    try {
+      const state = join(folder, 'state.json')
+      const first = await start({}, state)
+      await createPet(first, 'kept', 'Saved')
+      await createPet(first, 'dropped', 'Gone')
+      await servers.pop()!.close()
+      expect(existsSync(join(folder, 'state.json.sandboxes', 'kept.json'))).toBe(true)
+      const second = await start({}, state)
+      const names = (await json(await api(second, 'kept', '/pets?limit=100'))).map((pet: { name: string }) => pet.name)
+      expect(names).toContain('Saved')
+      expect(
+        (await json(await control(second, undefined, '/sandboxes'))).sandboxes.map((sandbox: { name: string }) => sandbox.name),
+      ).toEqual(['dropped', 'kept'])
+      expect((await control(second, undefined, '/sandboxes/dropped', { method: 'DELETE' })).status).toBe(204)
+      await servers.pop()!.close()
+      expect(existsSync(join(folder, 'state.json.sandboxes', 'dropped.json'))).toBe(false)
+    } finally {
+      rmSync(folder, { recursive: true, force: true })
+    }
   })
 })
