@@ -1,6 +1,6 @@
 import { ApiError } from '../core/http/api-error.ts'
 import type { PlainRequest, PlainResponse } from '../core/http/plain-http.ts'
-import { createSandboxRegistry, type SandboxLimits, type SandboxRegistry } from '../core/simulator/sandbox-registry.ts'
+import { createSandboxRegistry, type SandboxRegistry } from '../core/simulator/sandbox-registry.ts'
 import type { Clock } from '../core/time/clock.ts'
 
 /** Where every sandbox lives: `/sandboxes/<name>/v1/…` is its API, `/sandboxes/<name>/__sim/…` its control plane. */
@@ -9,7 +9,12 @@ export const sandboxPrefix = '/sandboxes/'
 /** The header that names a sandbox (`X-Petstore-Sandbox: <name>`) when the app is created with `sandboxes.header`. */
 export const sandboxHeaderName = 'x-petstore-sandbox'
 
-export interface SandboxOptions extends SandboxLimits {
+/** The `sandboxes` option of `createApp` (docs/sharing.md). */
+export interface SandboxOptions {
+  /** The most sandboxes held at once; one more is 503 `too_many_sandboxes`; 0 turns them off. Default 50. */
+  readonly max?: number | undefined
+  /** How long a sandbox no request reaches is kept, in ms; the next request starts it fresh. Default 30 minutes. */
+  readonly idleMs?: number | undefined
   /**
    * Whether `X-Petstore-Sandbox: <name>` picks a sandbox as its path does. Off by default: read on every request, the
    * header would cost the default world's requests a header lookup each; the path costs them one prefix check.

@@ -17,7 +17,7 @@ export type SandboxDirectory = SandboxRegistry<{ readonly simulator: SimulatorCo
  */
 export function sandboxRoutes(sandboxes: SandboxDirectory, basePath: string): ControlRoute[] {
   const iso = (ms: number) => new Date(ms).toISOString()
-  const describe = (name: string, simulator: SimulatorCore) => ({
+  const summary = (name: string, simulator: SimulatorCore) => ({
     name,
     apiPath: `/sandboxes/${name}${basePath}`,
     controlPath: `/sandboxes/${name}/__sim`,
@@ -32,7 +32,7 @@ export function sandboxRoutes(sandboxes: SandboxDirectory, basePath: string): Co
       name: 'sandboxes',
       resolve() {
         const listed = sandboxes.list().map((entry) => ({
-          ...describe(entry.name, entry.world.simulator),
+          ...summary(entry.name, entry.world.simulator),
           createdAt: iso(entry.createdAt),
           lastUsedAt: iso(entry.lastUsedAt),
           expiresAt: iso(entry.expiresAt),
@@ -60,7 +60,7 @@ export function sandboxRoutes(sandboxes: SandboxDirectory, basePath: string): Co
       resolve(_request, id) {
         const name = checkSandboxName(id ?? '')
         const { world, created } = sandboxes.create(name)
-        return jsonResponse({ ...describe(name, world.simulator), created }, created ? 201 : 200)
+        return jsonResponse({ ...summary(name, world.simulator), created }, created ? 201 : 200)
       },
     },
     {
