@@ -69,6 +69,7 @@ export type { FaultRule, FaultRuleInput, FaultRules, TransportFault } from './co
 
 // The app (any runtime with Fetch) and the MSW handlers beyond the API's.
 export { createApp, type App, type AppOptions } from './app/app.ts'
+export type { SandboxOptions } from './app/sandboxes.ts'
 export type { ControlOptions } from './app/control/control-route.ts'
 export type { EventStreamOptions } from './app/dashboard/event-stream.ts'
 export type { OpenApiDocumentSource } from './app/openapi-route.ts'

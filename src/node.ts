@@ -13,6 +13,7 @@
  */
 export { createNodeApp } from './node/node-app.ts'
 export type { App, AppOptions } from './app/app.ts'
+export type { SandboxOptions } from './app/sandboxes.ts'
 export { createMiddleware, createRequestListener, type ListenerOptions, type NodeListener } from './node/request-listener.ts'
 export {
   createServer,

@@ -2,13 +2,14 @@ import { ApiError } from '../core/http/api-error.ts'
 import { hasDotSegment } from '../core/http/path-normalisation.ts'
 import { errorResponse, isPromiseLike, type PlainRequest, type PlainResponse, type TransportFacts } from '../core/http/plain-http.ts'
 import { createSimulatorCore, type SimulatorCore, type SimulatorOptions } from '../core/simulator/simulator-core.ts'
-import { createControlPlane, controlPath, type ControlOptions, type ControlPlane } from './control/control-plane.ts'
+import { createControlPlane, controlPath, type ControlOptions } from './control/control-plane.ts'
 import { createBrowserAccess, isCrossSiteNavigation, journalRefusal, type HostCheck } from './browser-access.ts'
 import { createHostPolicy, hostNotAllowed } from '../core/access/host-policy.ts'
 import { applyCors, corsHeaders, preflightResponse, withoutCorsGrant } from './cors.ts'
 import { toFetchResponse, toPlainRequest } from './fetch-lane.ts'
 import { createOpenApiRoute, documentApiUrl, type OpenApiDocumentSource } from './openapi-route.ts'
 import { serverRootResponse } from './server-root.ts'
+import { createSandboxes, sandboxHeaderName, sandboxPrefix, type SandboxOptions, type Sandboxes } from './sandboxes.ts'
 
 export interface AppOptions extends SimulatorOptions {
   /** Serve this simulator instead of creating one from the options. */
@@ -23,6 +24,13 @@ export interface AppOptions extends SimulatorOptions {
    * (`control.allowedHosts`).
    */
   allowedHosts?: readonly string[] | undefined
+  /**
+   * Sandboxes: isolated simulators in this one, each made from these options on first use of
+   * `/sandboxes/<name>/…` (docs/sharing.md): at most `max` at once (default 50; 0 for none), each forgotten after
+   * `idleMs` without a request (default 30 minutes), picked by `X-Petstore-Sandbox` too with `header: true`. `false`:
+   * none. On by default.
+   */
+  sandboxes?: SandboxOptions | false
   /** Serves `GET /openapi.json`, `/openapi.yaml` and their 3.0 forms from this source (the Node server passes `fixtures/openapi.yaml`). */
   openApiDocument?: () => OpenApiDocumentSource | Promise<OpenApiDocumentSource>
 }
@@ -66,10 +74,12 @@ export interface App {
   refusal(request: Request, transport?: TransportFacts): Promise<Response> | undefined
   /** Ends the dashboard's open event streams (`GET /__sim/events`): a server calls it when it starts to drain. */
   closeStreams(): void
+  /** @internal The sandboxes, each an app of its own (`/sandboxes/<name>/…`); undefined when they are off. */
+  readonly sandboxes: Sandboxes<App>['registry'] | undefined
 }
 
 export function createApp(options: AppOptions = {}): App {
-  return createAppWith(options, { createControlPlane, createOpenApiRoute, createHostCheck })
+  return createAppWith(options, { createControlPlane, createOpenApiRoute, createHostCheck, createSandboxes })
 }
 
 /** The Host check of `allowedHosts`: loopback names and those given (`host-policy.ts`), else 403 `host_not_allowed`. */
@@ -85,19 +95,22 @@ function createHostCheck(allowedHosts: readonly string[]): HostCheck {
 export function createAppWith(
   options: AppOptions,
   parts: {
-    readonly createControlPlane?: (simulator: SimulatorCore, options: ControlOptions) => ControlPlane
+    readonly createControlPlane?: typeof createControlPlane
     readonly createOpenApiRoute?: typeof createOpenApiRoute
     /** The Host check of `allowedHosts`: only {@link createApp} passes it, so pages that never call it leave it out. */
     readonly createHostCheck?: typeof createHostCheck
+    /** The sandboxes: only {@link createApp} passes it (`simulator.fetch` answers one world). */
+    readonly createSandboxes?: typeof createSandboxes
   },
 ): App {
   const { createControlPlane: createControl, createOpenApiRoute: createDocumentRoute } = parts
   const simulator = options.simulator ?? createSimulatorCore(options)
   const { basePath, pipeline } = simulator
+  const sandboxes = options.sandboxes === false || parts.createSandboxes === undefined ? undefined : createSandboxWorlds(options, parts)
   const control =
     options.control === false || createControl === undefined
       ? undefined
-      : createControl(simulator, options.control === true || options.control === undefined ? {} : options.control)
+      : createControl(simulator, options.control === true || options.control === undefined ? {} : options.control, sandboxes?.registry)
   const openApi =
     options.openApiDocument === undefined || createDocumentRoute === undefined ? undefined : createDocumentRoute(options.openApiDocument)
   const allowedMethods = [...new Set([...pipeline.table.methods, ...(control?.methods ?? []), 'OPTIONS'])].join(', ')
@@ -153,7 +166,23 @@ export function createAppWith(
     throw new ApiError('route_not_found', `No route ${request.method} ${path}: the API is under ${basePath || '/'}`)
   }
 
+  /** A request for a sandbox, answered by its app; undefined for the default world's. One prefix check unless the header is on. */
+  function sandboxed(request: PlainRequest): PlainResponse | Promise<PlainResponse> | undefined {
+    try {
+      if (request.path.startsWith(sandboxPrefix)) return sandboxes!.respondByPath(request)
+      if (!sandboxes!.header || request.path.startsWith(`${controlPath}/sandboxes`)) return undefined
+      const name = request.header(sandboxHeaderName)
+      return name === undefined ? undefined : sandboxes!.respondByHeader(name, request)
+    } catch (error) {
+      return applyCors(request, errorResponse(error))
+    }
+  }
+
   function respond(request: PlainRequest): PlainResponse | Promise<PlainResponse> {
+    if (sandboxes !== undefined) {
+      const answer = sandboxed(request)
+      if (answer !== undefined) return answer
+    }
     // A foreign Host, or a page whose origin is not allowed, is refused before anything else, preflights included, and
     // without a CORS grant: its requests are neither counted nor served (the control plane has stricter rules of its own).
     const refusal = refused(request)
@@ -179,7 +208,11 @@ export function createAppWith(
     simulator,
     respond,
     allowedMethods,
-    closeStreams: () => control?.closeStreams(),
+    closeStreams() {
+      control?.closeStreams()
+      sandboxes?.closeStreams()
+    },
+    sandboxes: sandboxes?.registry,
     refusal(request, transport = {}) {
       const plain = toPlainRequest(request, simulator.bodyLimit, transport)
       if (!underControl(plain.path)) {
@@ -193,9 +226,19 @@ export function createAppWith(
         return Promise.resolve(toFetchResponse(errorResponse(error), request.method, request.signal))
       }
     },
-    owns: (path) => underControl(path) || openApi?.owns(path) === true || underApi(path),
+    owns: (path) =>
+      underControl(path) || openApi?.owns(path) === true || underApi(path) || (sandboxes !== undefined && path.startsWith(sandboxPrefix)),
     async fetch(request, transport = {}) {
       return toFetchResponse(await respond(toPlainRequest(request, simulator.bodyLimit, transport)), request.method, request.signal)
     },
   }
+}
+
+/** The sandboxes of an app: each an app of its own over a simulator made from the same options, without sandboxes. */
+function createSandboxWorlds(options: AppOptions, parts: Parameters<typeof createAppWith>[1]): Sandboxes<App> {
+  const { simulator: _simulator, sandboxes: sandboxOptions, ...rest } = options
+  return parts.createSandboxes!((name) => createAppWith({ ...rest, sandboxPath: `${sandboxPrefix}${name}`, sandboxes: false }, parts), {
+    ...(sandboxOptions === false ? {} : sandboxOptions),
+    clock: options.clock,
+  })
 }

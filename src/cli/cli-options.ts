@@ -55,6 +55,9 @@ export interface CliOptions extends StateCliOptions {
   pactSimulatorChoices?: boolean
   corsOrigin: string[]
   maxPets: number
+  maxSandboxes: number
+  sandboxIdle: number
+  sandboxHeader?: boolean
 }
 
 const envPrefix = 'PETSTORE_SIM_'
@@ -234,6 +237,23 @@ export function createProgram(): Command {
       option('--max-pets <n>', 'the most pets createPet may add until a reset; then 507 store_full', 'MAX_PETS')
         .argParser(wholeNumber('max-pets', 0, 100_000_000))
         .default(defaults.maxPets),
+    )
+    .addOption(
+      option('--max-sandboxes <n>', 'the most sandboxes (/sandboxes/<name>/v1) held at once; 0 turns them off', 'MAX_SANDBOXES')
+        .argParser(wholeNumber('max-sandboxes', 0, 10_000))
+        .default(defaults.maxSandboxes),
+    )
+    .addOption(
+      option('--sandbox-idle <duration>', 'how long a sandbox no request reaches is kept, with its unit (30s, 10m, 1h)', 'SANDBOX_IDLE')
+        .argParser(parseDurationFlag)
+        .default(defaults.sandboxIdleMs, formatDuration(defaults.sandboxIdleMs)),
+    )
+    .addOption(
+      option(
+        '--sandbox-header',
+        'also pick a sandbox by the X-Petstore-Sandbox header (the path wins; a conflict is a 400)',
+        'SANDBOX_HEADER',
+      ),
     )
     .helpOption('-h, --help', 'show this help')
     .version(packageVersion, '-V, --version', 'show the version')

@@ -161,6 +161,7 @@ async function toServerOptions(
     prefer: options.prefer,
     corsOrigins: options.corsOrigin,
     maxPets: options.maxPets,
+    sandboxes: { max: options.maxSandboxes, idleMs: options.sandboxIdle, header: options.sandboxHeader === true },
     // Bound to loopback, the Host of every request is checked (DNS rebinding); bound to the network, clients use
     // whatever name reaches the machine, and the control plane alone keeps its own check.
     allowedHosts: isLoopbackBindAddress(options.host) ? options.allowedHost : undefined,

@@ -59,6 +59,14 @@ export const defaults = Object.freeze({
   maxPets: 100_000,
   /** The largest request body: 1 MiB. */
   bodyLimit: 1024 * 1024,
+  /**
+   * The sandboxes one simulator holds at once (`/sandboxes/<name>/…`, docs/sharing.md). Each is a whole simulator: a
+   * generated catalogue of 50 pets is some 100 kB, but a busy sandbox's journal may reach `journalMaxBytes`, so the
+   * cap bounds memory as much as it bounds callers. 0 turns sandboxes off.
+   */
+  maxSandboxes: 50,
+  /** A sandbox no request has reached for this long is forgotten; the next request starts it fresh: 30 minutes. */
+  sandboxIdleMs: 30 * 60_000,
   port: 4010,
   /** Loopback only: exposing a simulator to the network is the user's explicit choice. */
   host: '127.0.0.1',

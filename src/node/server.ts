@@ -271,7 +271,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const stateFile =
     options.state === undefined
       ? undefined
-      : openStateFile(app.simulator, typeof options.state === 'string' ? { path: options.state } : options.state)
+      : openStateFile(app.simulator, typeof options.state === 'string' ? { path: options.state } : options.state, app.sandboxes)
   await ready
   const host = options.host ?? defaults.host
   await new Promise<void>((resolve, reject) => {

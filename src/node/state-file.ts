@@ -4,6 +4,8 @@ import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
 import { defaults } from '../core/defaults.ts'
 import { createTemporaryFileSync, writeAtomically } from './atomic-write.ts'
 import { readInputFile, unreadableReason } from './input-file.ts'
+import { openSandboxStateFiles, type SandboxStateFiles } from './sandbox-state-files.ts'
+import type { SandboxDirectory } from '../app/control/sandbox-routes.ts'
 
 /** Where a simulator's state lives between runs (`--state`, `startServer({ state })`). */
 export interface StateFileOptions {
@@ -65,7 +67,7 @@ export class StateFileError extends Error {
  * Throws a {@link StateFileError} naming the file and the problem when it
  * exists but cannot be read, is not JSON, or is not a valid snapshot.
  */
-export function openStateFile(simulator: SimulatorCore, options: StateFileOptions): StateFile {
+export function openStateFile(simulator: SimulatorCore, options: StateFileOptions, sandboxes?: SandboxDirectory): StateFile {
   const { path } = options
   const intervalMs = options.intervalMs ?? defaults.stateIntervalMs
   const onError = options.onError ?? ((error) => process.stderr.write(`petstore-sim: ${error.message}\n`))
@@ -78,6 +80,13 @@ export function openStateFile(simulator: SimulatorCore, options: StateFileOption
   const loaded = found === 'state'
   const createdPets = loaded ? Math.max(0, simulator.store.nextId - seededNextId) : 0
   const target = checkStatePath(path)
+  // Every sandbox too, each in a file of its own beside this one (docs/sharing.md).
+  let sandboxFiles: SandboxStateFiles | undefined
+  try {
+    sandboxFiles = sandboxes === undefined ? undefined : openSandboxStateFiles(sandboxes, path)
+  } catch (error) {
+    throw new StateFileError(`--state: ${(error as Error).message}; it was left as it is`, { cause: error })
+  }
   let dirty = false
   const unsubscribe = simulator.events.subscribe(() => {
     dirty = true
@@ -93,6 +102,7 @@ export function openStateFile(simulator: SimulatorCore, options: StateFileOption
     dirty = false
     try {
       await writeAtomically(target, simulator.snapshot())
+      await sandboxFiles?.save()
     } catch (error) {
       dirty = true
       const cause = describeWriteError(error)
@@ -118,7 +128,7 @@ export function openStateFile(simulator: SimulatorCore, options: StateFileOption
     intervalMs > 0
       ? setInterval(() => {
           // A write still going on (a large state, a short interval) is not queued behind: the next tick sees `dirty`.
-          if (!dirty || busy) return
+          if ((!dirty && sandboxFiles?.dirty() !== true) || busy) return
           save().catch((error: StateFileError) => {
             if (!error.reported) onError(error)
           })

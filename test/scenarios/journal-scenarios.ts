@@ -137,7 +137,9 @@ export function defineJournalScenarios(target: () => ApiTarget): void {
       ['POST', 201],
     ])
     const [get, post] = har.log.entries
-    expect(get!.request.url).toMatch(/^https?:\/\/[^/]+\/v1\/pets\?limit=2$/)
+    // The URL as the client sent it: under the target's base path (`/v1`, or a sandbox's `/sandboxes/<name>/v1`).
+    expect(new URL(get!.request.url).pathname).toBe(`${new URL(target().apiUrl).pathname}/pets`)
+    expect(get!.request.url).toMatch(/^https?:\/\/[^/]+\/[^?]+\?limit=2$/)
     expect(get!.request.queryString).toEqual([{ name: 'limit', value: '2' }])
     expect(get!.request.headers).toContainEqual({ name: 'x-request-id', value: 'har-1' })
     expect(JSON.parse(post!.request.postData!.text)).toEqual({ name: 'Har Rex', categoryId: 1 })

@@ -3,8 +3,12 @@ import type { JournalEntry } from '../../src/core/journal/request-journal.ts'
 import { httpJournalClient } from './journal-client.ts'
 import { startCli } from './cli-process.ts'
 
-/** The real `petstore-sim` process on a free port, driven through its control endpoints; `args` are more flags (`--engine msw`). */
-export async function startCliTarget(args: readonly string[] = []): Promise<ApiTarget & { close(): Promise<unknown> }> {
+/**
+ * The real `petstore-sim` process on a free port, driven through its control endpoints; `args` are more flags
+ * (`--engine msw`). With `sandbox`, the API and the control plane of that sandbox (`/sandboxes/<name>/v1`,
+ * `/sandboxes/<name>/__sim`): one more target, as a CI job sharing a simulator reaches it.
+ */
+export async function startCliTarget(args: readonly string[] = [], sandbox?: string): Promise<ApiTarget & { close(): Promise<unknown> }> {
   const keyArgs = Object.entries(testKeySpec).flatMap(([token, plan]) => ['--key', `${token}=${plan}`])
   const cli = await startCli([
     '--port',
@@ -20,7 +24,9 @@ export async function startCliTarget(args: readonly string[] = []): Promise<ApiT
     pageOrigin,
     ...args,
   ])
-  return controlledTarget(cli.apiUrl, cli.origin, fetch, () => cli.stop())
+  if (sandbox === undefined) return controlledTarget(cli.apiUrl, cli.origin, fetch, () => cli.stop())
+  const origin = `${cli.origin}/sandboxes/${sandbox}`
+  return controlledTarget(`${origin}${new URL(cli.apiUrl).pathname}`, origin, fetch, () => cli.stop())
 }
 
 /**

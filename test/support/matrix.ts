@@ -12,7 +12,7 @@ const testImage = process.env.PETSTORE_SIM_TEST_IMAGE
 /**
  * Every way the simulator is reached, each answering through its own lane:
  * the MSW handlers in-process, the web-standard `app.fetch`, `simulator.fetch`, the real CLI
- * on its direct Node lane and with `--engine msw`, and, in the container step, the image through a published port.
+ * on its direct Node lane, with `--engine msw`, and through a sandbox's base URL (`/sandboxes/matrix/v1`), and, in the container step, the image through a published port.
  * (h3's `describeMatrix` is the model.)
  */
 export const targets: Record<string, () => Promise<ApiTarget & { close(): unknown }>> = {
@@ -21,6 +21,7 @@ export const targets: Record<string, () => Promise<ApiTarget & { close(): unknow
   'simulator.fetch': async () => startSimulatorFetchTarget(),
   'CLI (direct lane)': () => startCliTarget(),
   'CLI --engine msw': () => startCliTarget(['--engine', 'msw']),
+  'CLI sandbox': () => startCliTarget([], 'matrix'),
   ...(testImage === undefined ? {} : { container: () => startContainerTarget(testImage) }),
 }
 

@@ -13,6 +13,7 @@ import { controlPath, matchControlPath, type ControlOptions, type ControlRoute }
 import { pactRoutes } from './pact-routes.ts'
 import { providerStateRoutes } from './provider-state-routes.ts'
 import { createHostPolicy } from '../../core/access/host-policy.ts'
+import { sandboxRoutes, type SandboxDirectory } from './sandbox-routes.ts'
 
 export { controlPath, type ControlOptions, type ControlRoute }
 
@@ -48,7 +49,8 @@ export interface ControlPlane {
   check(request: PlainRequest): void
 }
 
-export function createControlPlane(simulator: SimulatorCore, options: ControlOptions = {}): ControlPlane {
+/** `sandboxes`: the app's sandboxes, listed, made and deleted under `/__sim/sandboxes` (the default world's plane only). */
+export function createControlPlane(simulator: SimulatorCore, options: ControlOptions = {}, sandboxes?: SandboxDirectory): ControlPlane {
   const tokenProblem = options.adminToken === undefined ? undefined : adminTokenProblem(options.adminToken)
   if (tokenProblem !== undefined) throw new TypeError(`control.adminToken ${tokenProblem}: it would protect nothing`)
   const clockState = () => clockReading(simulator)
@@ -80,6 +82,7 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
     ...scenarioRoutes(simulator),
     ...pactRoutes(simulator),
     ...providerStateRoutes(),
+    ...(sandboxes === undefined ? [] : sandboxRoutes(sandboxes, simulator.basePath)),
   ]
 
   return {

@@ -11,6 +11,9 @@ const errorUses = {
   too_many_faults: '`POST /__sim/faults` with more than 100 rules, or that would put more than 1,000 rules in force; nothing is added.',
   invalid_provider_state:
     '`POST /__sim/provider-states` with a state the simulator does not know, or params that do not fit it; the message lists the states.',
+  sandbox_name_invalid:
+    'A sandbox named in `/sandboxes/<name>/…`, `X-Petstore-Sandbox` or `/__sim/sandboxes/<name>` that is not 1 to 63 lower-case ASCII letters, digits and `-` (starting with a letter or digit); the message says what a name may be, and nothing is created.',
+  sandbox_conflict: 'A request whose path names one sandbox and whose `X-Petstore-Sandbox` header names another (with `--sandbox-header`).',
   missing_api_key: 'No `Authorization` header, another scheme than Bearer, or an empty token.',
   invalid_api_key: 'A Bearer token that is not a known API key.',
   admin_unauthorized: 'A control endpoint (`/__sim/*`) called without the admin token it requires.',
@@ -24,6 +27,8 @@ const errorUses = {
     'A control request from a client that is not on loopback, or to a `Host` that is not a loopback name (DNS rebinding), with no admin token configured.',
   fault_not_found: '`DELETE /__sim/faults/{id}` for an id that no rule in force has.',
   scenario_not_found: '`POST /__sim/scenario` with a name that is neither a built-in scenario nor one of yours.',
+  sandbox_not_found:
+    '`DELETE /__sim/sandboxes/<name>` or `POST /__sim/sandboxes/<name>/reset` for a sandbox that does not exist (or has expired).',
   request_not_seen: '`GET /__sim/requests/wait`: no request matched the filter within `timeoutMs`; the message lists the nearest ones.',
   pet_not_found: 'getPet for an id that does not exist.',
   route_not_found: 'A path under the API prefix (or the server) that the API does not have.',
@@ -52,6 +57,8 @@ const errorUses = {
     '`GET /__sim/events` while 32 event streams (dashboards) are open already, or `GET /__sim/snapshot` while 4 snapshots are being written; see `Retry-After`.',
   too_many_waits:
     '`GET /__sim/requests/wait` that would wait while 256 waits are pending already (`defaults.maxPendingWaits`); see `Retry-After`.',
+  too_many_sandboxes:
+    'A request that would start a new sandbox while the simulator holds as many as it may (`--max-sandboxes`, default 50); the message names the cap, and `Retry-After` says when the least recently used one expires.',
   gateway_timeout: 'Only from a fault rule (`status: 504`), marked `Petstore-Sim-Fault`.',
   store_full:
     'createPet when the simulator already holds as many created pets as it may (`--max-pets`, `maxPets`; default 100,000) until a reset, or when no id is left (ids end at 2^53 − 2, reached only by a catalogue set up near it).',

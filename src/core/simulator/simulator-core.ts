@@ -35,7 +35,10 @@ export const demoKeySpec: KeySpec = demoKeys
 const petJsonCacheSize = 10_000
 
 export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCore {
-  const { basePath, origin } = resolveBaseUrl(options.baseUrl ?? defaults.basePath)
+  const resolved = resolveBaseUrl(options.baseUrl ?? defaults.basePath)
+  const sandboxPath = options.sandboxPath ?? ''
+  const { origin } = resolved
+  const basePath = `${sandboxPath}${resolved.basePath}`
   const events = createSimulatorEvents()
   // A reset publishes one event, not the clock and fault changes it is made of.
   let resetting = false
@@ -66,7 +69,10 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
   const coverage = createCoverageTally(apiRoutes, () => deprecation.sunsetAt)
   const scrub = createKeyScrubber(() => ring.keys)
   // Kept apart from the journal, so that a reset or a journal clear between tests loses none of the pact (issue 36).
-  const pact = createPactRecorder({ view: (recorded) => toEntry(recorded, scrub), basePath })
+  const pact = createPactRecorder({
+    view: (recorded) => toEntry(sandboxPath === '' ? recorded : { ...recorded, path: recorded.path.slice(sandboxPath.length) }, scrub),
+    basePath,
+  })
   const journal = withPactExport(
     createRequestJournal({
       capacity: options.journalSize ?? defaults.journalSize,

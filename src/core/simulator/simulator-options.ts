@@ -75,6 +75,13 @@ export interface SimulatorOptions {
   scenarios?: Readonly<Record<string, ScenarioDefinition>>
   /** The scenario to start in. Default `default`: the options above as they are. */
   scenario?: string
+  /**
+   * @internal
+   * A sandbox's own path before the base path (`/sandboxes/<name>`, set by the app for each sandbox): its answers
+   * (`Location`, `Link`), journal and HAR carry it, as the client sent it; its pact leaves it out, for the real API has
+   * no sandboxes.
+   */
+  sandboxPath?: string
 }
 
 /**

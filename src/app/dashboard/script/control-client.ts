@@ -3,7 +3,8 @@ import { announce, byId } from './dom.ts'
 // The dashboard's calls to the control endpoints, with the admin token: when one answers 401 `admin_unauthorized`, the
 // page asks for the token in a form and keeps it in `sessionStorage` (this tab only).
 
-const base = '/__sim'
+// The control plane this page was served by: `/__sim`, or a sandbox's own, `/sandboxes/<name>/__sim` (docs/sharing.md).
+const base = `${location.pathname.replace(/\/__sim(?:\/.*)?$/, '')}/__sim`
 const tokenKey = 'petstore-sim-admin-token'
 
 export interface ControlClient {

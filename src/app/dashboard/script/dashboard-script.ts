@@ -4,6 +4,7 @@ import { createJournalView } from './journal-view.ts'
 import { loadScenarios, wireControls } from './page-controls.ts'
 import { createRequestFilterBox } from './request-filter-box.ts'
 import { createRequestsTable } from './requests-table.ts'
+import { watchSandboxes } from './sandboxes-panel.ts'
 import { createStatusPanels } from './status-panels.ts'
 
 // The dashboard's script (`GET /__sim/`): bundled into one inline script of the page at build time
@@ -17,6 +18,7 @@ function startDashboard(): void {
   wireControls({ client, status, requests })
   loadScenarios(client)
   setInterval(() => status.tick(), 1000)
+  watchSandboxes(client)
   readEventStream({ client, status, requests, onReset: () => loadScenarios(client) })
 }
 

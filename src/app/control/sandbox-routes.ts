@@ -1,0 +1,78 @@
+import { ApiError } from '../../core/http/api-error.ts'
+import { jsonResponse } from '../../core/http/plain-http.ts'
+import { checkSandboxName, sandboxNameRule, type SandboxRegistry } from '../../core/simulator/sandbox-registry.ts'
+import type { SimulatorCore } from '../../core/simulator/simulator-core.ts'
+import type { ControlRoute } from './control-route.ts'
+
+/** What the control plane reads of the sandboxes: each one's simulator (the app over it is the sandbox's own). */
+export type SandboxDirectory = SandboxRegistry<{ readonly simulator: SimulatorCore }>
+
+/**
+ * The sandboxes, on the default world's control plane (each sandbox's own plane is `/sandboxes/<name>/__sim/…`):
+ *
+ * - `GET /__sim/sandboxes`: every sandbox with its API path, pets, requests journaled, scenario and times, and the
+ *   totals over them (the default world apart: `GET /__sim/state`);
+ * - `PUT /__sim/sandboxes/{name}`: made from the configured scenario if there is none (201), else left as it is (200);
+ * - `DELETE /__sim/sandboxes/{name}`: forgotten, its state with it (204), or 404 `sandbox_not_found`.
+ */
+export function sandboxRoutes(sandboxes: SandboxDirectory, basePath: string): ControlRoute[] {
+  const iso = (ms: number) => new Date(ms).toISOString()
+  const summary = (name: string, simulator: SimulatorCore) => ({
+    name,
+    apiPath: `/sandboxes/${name}${basePath}`,
+    controlPath: `/sandboxes/${name}/__sim`,
+    pets: simulator.store.size,
+    requests: simulator.journal.count(),
+    scenario: simulator.scenario,
+  })
+  return [
+    {
+      method: 'GET',
+      path: '/sandboxes',
+      name: 'sandboxes',
+      resolve() {
+        const listed = sandboxes.list().map((entry) => ({
+          ...summary(entry.name, entry.world.simulator),
+          createdAt: iso(entry.createdAt),
+          lastUsedAt: iso(entry.lastUsedAt),
+          expiresAt: iso(entry.expiresAt),
+        }))
+        return jsonResponse(
+          {
+            max: sandboxes.max,
+            idleExpiryMs: sandboxes.idleMs,
+            names: sandboxNameRule,
+            sandboxes: listed,
+            total: {
+              sandboxes: listed.length,
+              pets: listed.reduce((sum, sandbox) => sum + sandbox.pets, 0),
+              requests: listed.reduce((sum, sandbox) => sum + sandbox.requests, 0),
+            },
+          },
+          200,
+        )
+      },
+    },
+    {
+      method: 'PUT',
+      path: '/sandboxes/{id}',
+      name: 'createSandbox',
+      resolve(_request, id) {
+        const name = checkSandboxName(id ?? '')
+        const { world, created } = sandboxes.create(name)
+        return jsonResponse({ ...summary(name, world.simulator), created }, created ? 201 : 200)
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/sandboxes/{id}',
+      name: 'deleteSandbox',
+      resolve(_request, id) {
+        const name = checkSandboxName(id ?? '')
+        if (!sandboxes.delete(name))
+          throw new ApiError('sandbox_not_found', `No sandbox ${JSON.stringify(name)}; GET /__sim/sandboxes lists them`)
+        return { status: 204, headers: {}, body: undefined }
+      },
+    },
+  ]
+}
