@@ -87,7 +87,10 @@ function add(tree: ShapeTree, shape: Shape): void {
   let level = tree
   for (const part of shape) {
     let next = level.get(part)
-    if (next === undefined) level.set(part, (next = new Map()))
+    if (next === undefined) {
+      next = new Map()
+      level.set(part, next)
+    }
     level = next
   }
 }
