@@ -47,4 +47,8 @@ describe('the browser build (dist/browser)', () => {
       )
     }
   })
+
+  it('leaves Pact out: its journal.toPact says where to get the pact', () => {
+    expect(() => built.createSimulator().journal.toPact()).toThrow(/not in the browser build.*GET \/__sim\/requests\.pact/)
+  })
 })
