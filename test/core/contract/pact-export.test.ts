@@ -135,7 +135,7 @@ describe('toPact: bodies as sent', () => {
     expect(created.request.body).toEqual({ content: { name: 'Rex', categoryId: 1 }, contentType: 'application/json', encoded: false })
     expect(created.request.headers).toEqual({ Authorization: ['Bearer demo-pro-key'], 'Content-Type': ['application/json'] })
     expect(created.response.status).toBe(201)
-    expect(created.response.headers.Location).toEqual([expect.stringMatching(/^\/v1\/pets\/\d+$/)])
+    expect(created.response.headers?.Location).toEqual([expect.stringMatching(/^\/v1\/pets\/\d+$/)])
     expect(refused.response.status).toBe(415)
     expect(refused.request.body).toEqual({ content: 'Rex', contentType: 'text/plain', encoded: false })
   })
