@@ -49,4 +49,8 @@ describe('the browser build (dist/browser)', () => {
       expect(catalogue(built.createSimulator, seed, 40, everyMethod)).toEqual(catalogue(createSimulator, seed, 40, everyMethod))
     }
   })
+
+  it('leaves Pact out: its journal.toPact says where to get the pact', () => {
+    expect(() => built.createSimulator().journal.toPact()).toThrow(/not in the browser build.*GET \/__sim\/requests\.pact/)
+  })
 })

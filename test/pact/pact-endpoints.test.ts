@@ -10,7 +10,9 @@ import { applyProviderState } from '../../src/index.ts'
 
 // Pact both ways over the control plane (issue #30): GET /__sim/requests.pact and POST /__sim/provider-states, what
 // a user sees of them. What a pact holds (issue 36) is test/pact/pact-export.test.ts; Pact's own verifier runs
-// against them in test/pact/pact-verifier.test.ts.
+// against them in test/pact/pact-verifier.test.ts. In-process and without a build, so in the fast layer too
+// (vitest.unit.config.ts), where it is what kills core/contract's mutants; the browser build's toPact is checked in
+// test/packaging/browser-build.test.ts.
 
 function setUp(options: AppOptions = {}) {
   const app = createApp({ clock: createManualClock('2030-06-15T10:00:30Z'), ...options })
@@ -47,13 +49,6 @@ describe('GET /__sim/requests.pact', () => {
     await api('/pets/1')
     await api('/pets/999999')
     expect(app.simulator.journal.toPact({ filter: { status: 404 }, consumer: 'web' })).toEqual(await pact('?status=404&consumer=web'))
-  })
-
-  it('is left out of the browser build, whose journal.toPact says where to get the pact', async () => {
-    // The built file (npm test builds first), by URL: the type is the sources'.
-    const built = new URL('../../dist/browser/index.js', import.meta.url).href
-    const browser = (await import(/* @vite-ignore */ built)) as typeof import('../../src/index.ts')
-    expect(() => browser.createSimulator().journal.toPact()).toThrow(/not in the browser build.*GET \/__sim\/requests\.pact/)
   })
 })
 
