@@ -3,7 +3,7 @@
 // (test/matrix) on its in-process targets (test/support/matrix.ts), the ones that start no CLI: msw's setupServer,
 // app.fetch and simulator.fetch, and `verify`'s checks (test/verify) run in-process, against app.fetch with a manual
 // clock or a loopback fake target in the test's own process, and the Pact export and provider states through the
-// control plane in-process (test/pact/pact-endpoints.test.ts: core/contract has no other test here). Not here:
+// control plane in-process (test/pact/pact-endpoints.test.ts, beside test/core/contract). Not here:
 // verify-cli* (spawn the CLI) and verify-prism (starts Prism). Everything else (the CLI, the Node lane, browsers) is in the default config's `npm test`.
 import { configDefaults, defineConfig } from 'vitest/config'
 
