@@ -81,6 +81,17 @@ describe('--pact <file>', () => {
     expect(cli.stderr()).toContain('--pact-consumer must be 1 to 128 letters, digits, spaces or ._@-')
   })
 
+  // With --log json the line was plain text among JSON lines: a collector parsing each line of stdout failed on it.
+  it('says what it wrote in a JSON line with --log json, stdout staying JSON lines to its end', async () => {
+    const file = join(directory, 'json-log.json')
+    const cli = await startCli(['--port', '0', '--log', 'json', '--pact', file])
+    expect((await fetch(`${cli.apiUrl}/pets/2`, { headers: auth })).status).toBe(200)
+    expect(await cli.stop()).toBe(0)
+    const lines = cli.stdout().trimEnd().split('\n')
+    const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>)
+    expect(parsed.at(-1)).toMatchObject({ message: `pact written: ${file}, 1 interaction`, pact: file, interactions: 1 })
+  })
+
   it('says so on stderr and exits 1 when the file cannot be written', async () => {
     const file = join(directory, 'missing-folder', 'pact.json')
     const cli = await startCli(['--port', '0', '--log', 'silent', '--pact', file])
