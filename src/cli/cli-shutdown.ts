@@ -82,7 +82,8 @@ async function writePact(running: RunningServer, options: CliOptions, output: Gu
         `petstore-sim: --pact: warning: ${options.pact} has no interactions` +
           (leftOut > 0
             ? ` (${leftOut} left out as the simulator's own answers: --pact-simulator-choices writes them)\n`
-            : ' (no API request was answered)\n'),
+            : // True whether nothing was asked or every answer was one a pact never holds: the recorder sees neither.
+              ' (no answer a pact holds was recorded: forced and faulted answers, 5xx and requests that matched no operation never are)\n'),
       )
     }
   } catch (error) {

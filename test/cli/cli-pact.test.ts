@@ -63,6 +63,18 @@ describe('--pact <file>', () => {
     }
   })
 
+  // The warning said "no API request was answered" after a run whose answers were all faulted or unrouted.
+  it('warns on an empty pact without claiming no request was answered, when every answer was one a pact never holds', async () => {
+    const file = join(directory, 'faulted.json')
+    const cli = await startCli(['--port', '0', '--log', 'silent', '--pact', file, '--fault', 'getPet 503 times=5'])
+    expect((await fetch(`${cli.apiUrl}/pets/1`, { headers: auth })).status).toBe(503)
+    expect((await fetch(`${cli.apiUrl}/nothing`, { headers: auth })).status).toBe(404)
+    expect(await cli.stop()).toBe(0)
+    expect(cli.stderr()).toBe(
+      `petstore-sim: --pact: warning: ${file} has no interactions (no answer a pact holds was recorded: forced and faulted answers, 5xx and requests that matched no operation never are)\n`,
+    )
+  })
+
   it('replaces a symbolic link at the file name, never its target', async () => {
     const target = join(directory, 'precious.txt')
     writeFileSync(target, 'keep me')
