@@ -39,7 +39,11 @@ export function createVerifyProgram(): Command {
     )
     .addOption(new Option('--plan <plan>', `the key's plan: the rate limits to expect (${planHelp})`).argParser(checkPlan).default('free'))
     .option('--writes', 'also run the checks that create pets on the target', false)
-    .option('--limits', "also run the checks that spend the key's minute quota to reach a 429 (its cost printed before)", false)
+    .option(
+      '--limits',
+      "also run the checks that spend the key's minute quota to reach a 429 (the cost is printed before any is spent)",
+      false,
+    )
     .option('--strict', 'advisory checks (where the spec is silent) fail the run too', false)
     .addOption(new Option('--reporter <format>', 'report format').choices(reporters).default('pretty'))
     .option('--out <file>', 'write the report to this file (the pretty report still goes to stdout)')
