@@ -69,14 +69,21 @@ async function writePact(running: RunningServer, options: CliOptions, output: Gu
     })
     await writeTextAtomically(options.pact, `${JSON.stringify(pact, null, 2)}\n`)
     const count = pact.interactions.length
-    output.writeLine(`pact written: ${options.pact}, ${count} interaction${count === 1 ? '' : 's'}`)
+    const message = `pact written: ${options.pact}, ${count} interaction${count === 1 ? '' : 's'}`
+    // A JSON log stays JSON lines to its end: a collector reading --log json parses every line of stdout.
+    output.writeLine(
+      options.log === 'json'
+        ? JSON.stringify({ time: new Date().toISOString(), message, pact: options.pact, interactions: count })
+        : message,
+    )
     if (count === 0) {
       const leftOut = pact.metadata['petstore-sim'].simulatorChoicesLeftOut
       process.stderr.write(
         `petstore-sim: --pact: warning: ${options.pact} has no interactions` +
           (leftOut > 0
             ? ` (${leftOut} left out as the simulator's own answers: --pact-simulator-choices writes them)\n`
-            : ' (no API request was answered)\n'),
+            : // True whether nothing was asked or every answer was one a pact never holds: the recorder sees neither.
+              ' (no answer a pact holds was recorded: forced and faulted answers, 5xx and requests that matched no operation never are)\n'),
       )
     }
   } catch (error) {

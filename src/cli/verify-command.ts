@@ -4,8 +4,8 @@ import { parsePlan, planHelp } from '../core/access/plans.ts'
 import { parseDuration } from '../core/time/duration.ts'
 import { createSecretScrubber, redactUrl } from '../core/journal/journal-redaction.ts'
 import { formatBytes, formatMs } from '../verify/request-budget.ts'
-import { causeLine } from '../verify/diagnosis.ts'
-import { renderReport, reporters, visible, type Reporter } from '../verify/reporters.ts'
+import { causeLine, type VerifyCause } from '../verify/diagnosis.ts'
+import { prettyCauseLine, renderReport, reporters, visible, type Reporter } from '../verify/reporters.ts'
 import { defaultMaxBodyBytes, defaultMaxTimeMs, verify } from '../verify/verify-runner.ts'
 import { refuseBareNumber } from './cli-flag-parsers.ts'
 
@@ -39,7 +39,11 @@ export function createVerifyProgram(): Command {
     )
     .addOption(new Option('--plan <plan>', `the key's plan: the rate limits to expect (${planHelp})`).argParser(checkPlan).default('free'))
     .option('--writes', 'also run the checks that create pets on the target', false)
-    .option('--limits', "also run the checks that spend the key's minute quota to reach a 429 (the cost is printed first)", false)
+    .option(
+      '--limits',
+      "also run the checks that spend the key's minute quota to reach a 429 (the cost is printed before any is spent)",
+      false,
+    )
     .option('--strict', 'advisory checks (where the spec is silent) fail the run too', false)
     .addOption(new Option('--reporter <format>', 'report format').choices(reporters).default('pretty'))
     .option('--out <file>', 'write the report to this file (the pretty report still goes to stdout)')
@@ -95,9 +99,17 @@ export async function runVerifyCommand(argv: readonly string[]): Promise<void> {
   if (options.key === undefined || options.key === '')
     return usage('missing --key <token> (or PETSTORE_SIM_VERIFY_KEY), an API key of the target')
 
-  // Machine-readable reports on stdout keep it for themselves; the announcement goes to stderr then.
+  // Machine-readable reports on stdout keep it for themselves; the announcement and the causes go to stderr then.
   const toStdout = options.out === undefined ? options.reporter : 'pretty'
-  const say = (line: string) => (toStdout === 'pretty' ? process.stdout : process.stderr).write(`${line}\n`)
+  const say = (line: string) => (toStdout === 'pretty' ? process.stdout : process.stderr).write(`${visible(scrub(line))}\n`)
+  // A CI log is read from its top: a cause the first answers show (a base URL without /v1, a refused key) comes first,
+  // so the announcement waits for the authentication checks (4 requests), or for a wait, whichever is first.
+  let announcement: string | undefined
+  const announce = () => {
+    if (announcement !== undefined) say(announcement)
+    announcement = undefined
+  }
+  let causesShown = 0
   const report = await verify({
     baseUrl,
     key: options.key,
@@ -110,26 +122,27 @@ export async function runVerifyCommand(argv: readonly string[]): Promise<void> {
     maxBodyBytes: options.maxBody,
     // Never silent for long: each wait of a second or more says how long and what for, before it begins.
     onWait: (wait) => {
-      if (wait.milliseconds >= quietWaitMs)
-        say(visible(scrub(`petstore-sim verify: waiting ${formatWait(wait.milliseconds)} for ${wait.reason}`)))
+      if (wait.milliseconds < quietWaitMs) return
+      announce()
+      say(`petstore-sim verify: waiting ${formatWait(wait.milliseconds)} for ${wait.reason}`)
     },
     onPlan: (cost) => {
       const limits =
         cost.limitRequests > 0
           ? `; --limits spends ${cost.limitRequests} of them on the ${cost.plan.name} key's minute (${cost.plan.perMinute}/min, ${cost.plan.perDay}/day)`
           : ''
-      say(
-        visible(
-          scrub(
-            `petstore-sim verify: at most ${cost.requests} requests to ${redactUrl(baseUrl)} within ${formatMs(cost.maxTimeMs)}${limits}`,
-          ),
-        ),
-      )
+      announcement = `petstore-sim verify: at most ${cost.requests} requests to ${redactUrl(baseUrl)} within ${formatMs(cost.maxTimeMs)}${limits}`
+    },
+    onDiagnosis: (causes) => {
+      for (const cause of causes) say(causeOutput(cause, toStdout))
+      causesShown = causes.length
+      announce()
     },
   })
+  announce()
   // A terminal's width when there is one; CI logs are read in a browser, wider.
   const render = { strict: options.strict, columns: process.stdout.isTTY ? process.stdout.columns : 160 }
-  process.stdout.write(renderReport(report, toStdout, render))
+  process.stdout.write(renderReport(report, toStdout, { ...render, causesShown }))
   if (options.out !== undefined) {
     try {
       writeFileSync(options.out, renderReport(report, options.reporter, render))
@@ -137,13 +150,16 @@ export async function runVerifyCommand(argv: readonly string[]): Promise<void> {
       return usage(`--out: cannot write ${options.out} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
     }
   }
-  // A JSON or JUnit report on stdout: the cause, if one was found, in one line for the person reading the job's log.
-  if (toStdout !== 'pretty') {
-    for (const cause of report.causes ?? [])
-      say(visible(`petstore-sim verify: ${cause.kind === 'unreachable' ? cause.message : causeLine(cause)}`))
-  }
+  // A cause found later in the run (a key revoked midway): on stderr too when stdout holds a JSON or JUnit report.
+  if (toStdout !== 'pretty') for (const cause of (report.causes ?? []).slice(causesShown)) say(causeOutput(cause, toStdout))
   process.exitCode =
     report.unreachable !== undefined ? verifyExitCodes.unreachable : report.failed === 0 ? verifyExitCodes.passed : verifyExitCodes.failed
+}
+
+/** A cause's line: as the pretty report shows it, or after the command's name on stderr (beside a JSON or JUnit report). */
+function causeOutput(cause: VerifyCause, toStdout: Reporter): string {
+  if (toStdout === 'pretty') return prettyCauseLine(cause)
+  return `petstore-sim verify: ${cause.kind === 'unreachable' ? cause.message : causeLine(cause)}`
 }
 
 /** `1.8 s`, `39 s`, `2 min 5 s`: a wait as a person reads it. */

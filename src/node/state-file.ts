@@ -78,7 +78,7 @@ export function openStateFile(simulator: SimulatorCore, options: StateFileOption
   const seededNextId = simulator.store.nextId
   const found = load(simulator, path)
   const loaded = found === 'state'
-  const createdPets = loaded ? Math.max(0, simulator.store.nextId - seededNextId) : 0
+  const createdPets = loaded ? petsFrom(simulator.store, seededNextId) : 0
   const target = checkStatePath(path)
   // Every sandbox too, each in a file of its own beside this one (docs/sharing.md).
   let sandboxFiles: SandboxStateFiles | undefined
@@ -242,4 +242,15 @@ function load(simulator: SimulatorCore, path: string): StateFile['found'] {
     )
   }
   return 'state'
+}
+
+/**
+ * How many pets have an id from `firstId` on (the pets kept beyond the seeded ones): counted, not taken from how far
+ * the next id moved, which a provider state putting a pet near 2^53 moves by some 2^53 at once.
+ */
+function petsFrom(store: SimulatorCore['store'], firstId: number): number {
+  const read = store.reader()
+  let count = 0
+  for (let page = read(4096); page.length > 0; page = read(4096)) count += page.filter((pet) => pet.id >= firstId).length
+  return count
 }

@@ -1,15 +1,22 @@
 import { specSections } from './check-catalogue.ts'
-import { causeLine } from './diagnosis.ts'
+import { causeLine, type VerifyCause } from './diagnosis.ts'
 import { failsRun, type CheckResult, type VerifyReport } from './verify-report.ts'
 
 export const reporters = ['pretty', 'json', 'junit'] as const
 export type Reporter = (typeof reporters)[number]
 
-/** The report as text in a reporter's format. `columns` is the pretty reporter's width (a terminal's, default 100). */
-export function renderReport(report: VerifyReport, reporter: Reporter, options: { strict?: boolean; columns?: number } = {}): string {
+/**
+ * The report as text in a reporter's format. `columns` is the pretty reporter's width (a terminal's, default 100);
+ * `causesShown`, how many of its causes were printed already (the CLI prints them as soon as they are found).
+ */
+export function renderReport(
+  report: VerifyReport,
+  reporter: Reporter,
+  options: { strict?: boolean; columns?: number; causesShown?: number } = {},
+): string {
   switch (reporter) {
     case 'pretty':
-      return renderPretty(report, options.strict === true, options.columns ?? 100)
+      return renderPretty(report, options.strict === true, options.columns ?? 100, options.causesShown ?? 0)
     case 'json':
       return `${jsonWithoutControls(JSON.stringify(report, null, 2))}\n`
     case 'junit':
@@ -28,7 +35,7 @@ function bySection(report: VerifyReport): [string, CheckResult[]][] {
 }
 
 /** One line per check under its spec section; a failure's expected, actual, request and response below it. */
-function renderPretty(report: VerifyReport, strict: boolean, columns: number): string {
+function renderPretty(report: VerifyReport, strict: boolean, columns: number, causesShown: number): string {
   const width = Math.max(60, columns)
   // Every line is made visible before it is cut: the target's bytes never reach the terminal raw.
   const clip = (raw: string) => {
@@ -38,9 +45,7 @@ function renderPretty(report: VerifyReport, strict: boolean, columns: number): s
   const idWidth = Math.max(...report.checks.map((check) => check.id.length))
   // A cause first, each in one line, whole (what to change is at its end): then the checks decided, none of those
   // it kept from running.
-  const lines = (report.causes ?? []).map((cause) =>
-    visible(`${causeLine(cause)}${cause.kind === 'unreachable' ? '; the run stopped there' : ''}`),
-  )
+  const lines = (report.causes ?? []).slice(causesShown).map(prettyCauseLine)
   lines.push(clip(`petstore-sim verify ${report.target}`))
   const notRun = (check: CheckResult) =>
     report.causes !== undefined && check.outcome === 'skip' && check.reason?.startsWith('not run: ') === true
@@ -85,6 +90,11 @@ function renderPretty(report: VerifyReport, strict: boolean, columns: number): s
         : `FAILED: ${failedIds(report, strict).join(', ')}`,
   )
   return `${lines.join('\n')}\n`
+}
+
+/** A cause as the pretty report's first lines show it: `KEY REFUSED: …`, `UNREACHABLE: …; the run stopped there`. */
+export function prettyCauseLine(cause: VerifyCause): string {
+  return visible(`${causeLine(cause)}${cause.kind === 'unreachable' ? '; the run stopped there' : ''}`)
 }
 
 function failedIds(report: VerifyReport, strict: boolean): string[] {

@@ -55,6 +55,9 @@ export interface VerifyOptions {
   readonly onPlan?: (plan: VerifyPlan) => void
   /** Called before each wait (a `Retry-After`, a backoff, a listing given time to catch up), with its length and why. */
   readonly onWait?: (wait: VerifyWait) => void
+  /** Called once after the authentication checks (the first 4 requests), before any write or quota spent, with the causes
+   * their answers showed (a wrong base URL, a refused key, another plan, no answer): the CLI prints those first. */
+  readonly onDiagnosis?: (causes: readonly VerifyCause[]) => void
 }
 
 /** What a run will cost, known before it sends anything. */
@@ -219,7 +222,10 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
     now: () => clock.now(),
   }
 
-  for (const probe of probesInOrder()) {
+  const unreachableCause = () =>
+    sender.unreachable === undefined ? [] : [{ kind: 'unreachable' as const, message: scrub(sender.unreachable) }]
+  for (const [index, probe] of probesInOrder().entries()) {
+    if (index === 1) options.onDiagnosis?.([...causes, ...unreachableCause()])
     // An unreachable target, or a cause that stops the run, is reported once, on the check it stopped: the rest are not run.
     const stop = sender.unreachable === undefined ? stopped?.message : scrub(sender.unreachable)
     if (stop !== undefined) {
@@ -285,11 +291,10 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   }
   const checks = checkIds.map((id) => results.get(id)!)
   const unreachable = sender.unreachable === undefined ? undefined : scrub(sender.unreachable)
-  if (unreachable !== undefined) causes.push({ kind: 'unreachable', message: unreachable })
+  causes.push(...unreachableCause())
   return summarise(redactUrl(options.baseUrl), checks, options.strict === true, sender.sent, cost.requests, { unreachable, causes })
 }
 
 function resolvePlan(plan: Plan | string | undefined): Plan {
-  if (plan === undefined) return parsePlan('free')
-  return typeof plan === 'string' ? parsePlan(plan) : toPlan(plan)
+  return plan === undefined ? parsePlan('free') : typeof plan === 'string' ? parsePlan(plan) : toPlan(plan)
 }

@@ -63,6 +63,18 @@ describe('--pact <file>', () => {
     }
   })
 
+  // The warning said "no API request was answered" after a run whose answers were all faulted or unrouted.
+  it('warns on an empty pact without claiming no request was answered, when every answer was one a pact never holds', async () => {
+    const file = join(directory, 'faulted.json')
+    const cli = await startCli(['--port', '0', '--log', 'silent', '--pact', file, '--fault', 'getPet 503 times=5'])
+    expect((await fetch(`${cli.apiUrl}/pets/1`, { headers: auth })).status).toBe(503)
+    expect((await fetch(`${cli.apiUrl}/nothing`, { headers: auth })).status).toBe(404)
+    expect(await cli.stop()).toBe(0)
+    expect(cli.stderr()).toBe(
+      `petstore-sim: --pact: warning: ${file} has no interactions (no answer a pact holds was recorded: forced and faulted answers, 5xx and requests that matched no operation never are)\n`,
+    )
+  })
+
   it('replaces a symbolic link at the file name, never its target', async () => {
     const target = join(directory, 'precious.txt')
     writeFileSync(target, 'keep me')
@@ -79,6 +91,17 @@ describe('--pact <file>', () => {
     const cli = runCli(['--port', '0', '--log', 'silent', '--pact', join(directory, 'never.json'), '--pact-consumer', name])
     expect(await cli.exited).toBe(2)
     expect(cli.stderr()).toContain('--pact-consumer must be 1 to 128 letters, digits, spaces or ._@-')
+  })
+
+  // With --log json the line was plain text among JSON lines: a collector parsing each line of stdout failed on it.
+  it('says what it wrote in a JSON line with --log json, stdout staying JSON lines to its end', async () => {
+    const file = join(directory, 'json-log.json')
+    const cli = await startCli(['--port', '0', '--log', 'json', '--pact', file])
+    expect((await fetch(`${cli.apiUrl}/pets/2`, { headers: auth })).status).toBe(200)
+    expect(await cli.stop()).toBe(0)
+    const lines = cli.stdout().trimEnd().split('\n')
+    const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>)
+    expect(parsed.at(-1)).toMatchObject({ message: `pact written: ${file}, 1 interaction`, pact: file, interactions: 1 })
   })
 
   it('says so on stderr and exits 1 when the file cannot be written', async () => {

@@ -13,6 +13,7 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { applyProviderState } from '../../src/core/simulator/provider-states.ts'
 import { createSimulatorCore } from '../../src/core/simulator/simulator-core.ts'
 import { openStateFile, StateFileError } from '../../src/node/state-file.ts'
 
@@ -80,6 +81,20 @@ describe('openStateFile', () => {
     const restored = openStateFile(next, { path, intervalMs: 0 })
     expect([restored.found, restored.createdPets]).toEqual(['state', 1])
     expect(next.store.get(4)?.name).toBe('Kept')
+  })
+
+  // The banner said "restored: 4 pets (9007199254740987 created by earlier runs)" after the provider state that puts a
+  // pet near 2^53 (its id moves createPet's next id past it): the count is of the pets kept beyond the seeded ones.
+  it('counts the pets kept past the seeded ones, not how far the next id moved', async () => {
+    const path = join(directory, 'far-id.json')
+    const simulator = createSimulatorCore({ pets: 3 })
+    const file = openStateFile(simulator, { path, intervalMs: 0 })
+    expect(applyProviderState(simulator, { state: 'a pet with id 9007199254740900 exists' })).toMatchObject({ action: 'setup' })
+    simulator.store.create({ name: 'Kept', categoryId: 1 })
+    await file.close()
+    const restored = openStateFile(createSimulatorCore({ pets: 3 }), { path, intervalMs: 0 })
+    expect([restored.found, restored.createdPets]).toEqual(['state', 2])
+    await restored.close()
   })
 
   it.each([

@@ -134,10 +134,13 @@ describe('petstore-sim verify against the simulator', () => {
   async function verifyCli(args: string[]) {
     const cli = runCli(['verify', ...args])
     const code = await cli.exited
-    // The announcement of the requests comes before anything is sent; the report follows it.
-    const [announcement, ...report] = cli.stdout().split('\n')
+    // What a CI log shows from its top: the cause first, alone on its line; then the announcement of the requests
+    // (held until the authentication checks have shown whether there is a cause); then the report, without the cause again.
+    expect(cli.stderr()).toBe('')
+    const [first, announcement, ...report] = cli.stdout().split('\n')
     expect(announcement).toMatch(/^petstore-sim verify: at most \d+ requests to /)
-    return { code, first: report[0]!, report: report.join('\n') }
+    expect(report.join('\n')).not.toContain(first)
+    return { code, first: first!, report: report.join('\n') }
   }
 
   it('a base URL without /v1: the cause in the first line, exit 1, one failed check', async () => {
@@ -167,11 +170,14 @@ describe('petstore-sim verify against the simulator', () => {
     expect(run.report).toContain('FAILED: rateLimit.plan-limit\n')
   })
 
-  it('with a JSON report on stdout, says the cause on stderr in one line', async () => {
+  it('with a JSON report on stdout, says the cause on stderr in one line, its first', async () => {
     const cli = runCli(['verify', simulator.origin, '--key', 'diagnosis-pro-key', '--plan', 'pro', '--reporter', 'json'])
     expect(await cli.exited).toBe(1)
     const report = JSON.parse(cli.stdout()) as VerifyReport
     expect(report.causes?.map((cause) => cause.kind)).toEqual(['wrong-base-url'])
-    expect(cli.stderr().split('\n')).toContain(`petstore-sim verify: WRONG BASE URL: ${report.causes![0]!.message}`)
+    const [first, announcement, ...rest] = cli.stderr().split('\n')
+    expect(first).toBe(`petstore-sim verify: WRONG BASE URL: ${report.causes![0]!.message}`)
+    expect(announcement).toMatch(/^petstore-sim verify: at most \d+ requests to /)
+    expect(rest).toEqual([''])
   })
 })

@@ -86,6 +86,22 @@ describe('verify(): its options', () => {
     expect(report).toMatchObject({ budget: 26, requests: events.length - 1, failed: 0 })
   })
 
+  // Issue 37: the CLI prints a cause the first answers show before its announcement; this is when it learns of it.
+  it('tells onDiagnosis once, after the 4 requests of the authentication checks, with no cause when all is well', async () => {
+    const events: string[] = []
+    const run = options()
+    await verify({
+      ...run,
+      onDiagnosis: (causes) => events.push(`diagnosis ${causes.length}`),
+      fetch: (input, init) => {
+        events.push('send')
+        return run.fetch!(input, init)
+      },
+    })
+    expect(events.indexOf('diagnosis 0')).toBe(4)
+    expect(events.filter((event) => event.startsWith('diagnosis'))).toHaveLength(1)
+  })
+
   it('fails the run on an advisory check only with strict, and counts it apart without', async () => {
     const run = options({ writes: true })
     // A target that sends no Location on its 201: advisory createPet.location (the spec does not show it).
