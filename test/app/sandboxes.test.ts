@@ -187,6 +187,39 @@ describe('sandboxes: isolated worlds in one simulator', () => {
     expect((await json(off)).message).toContain('Sandboxes are off')
   })
 
+  it("answers each sandbox's scenario, provider states, snapshot and state about that sandbox alone", async () => {
+    const origin = await start()
+    const scenarios = await json(await control(origin, 'ctl', '/scenario'))
+    const other = scenarios.available.map((scenario: { name: string }) => scenario.name).find((name: string) => name !== scenarios.active)
+    expect(other).toBeDefined()
+    expect((await post(origin, 'ctl', '/scenario', { name: other })).status).toBe(200)
+    expect((await json(await control(origin, 'ctl', '/scenario'))).active).toBe(other)
+    expect((await json(await control(origin, undefined, '/scenario'))).active).toBe(scenarios.active)
+    // A provider state set up in the sandbox: its catalogue empty, the default world's and a neighbour's as they were.
+    expect((await post(origin, 'empty', '/provider-states', { state: 'the catalogue is empty', action: 'setup' })).status).toBe(200)
+    expect(await json(await api(origin, 'empty', '/pets?limit=100'))).toEqual([])
+    expect(await json(await api(origin, 'full', '/pets?limit=100'))).toHaveLength(5)
+    expect(await json(await api(origin, undefined, '/pets?limit=100'))).toHaveLength(5)
+    // Its snapshot holds its pets, and restores into it alone.
+    await createPet(origin, 'full', 'Only-in-full')
+    const snapshot = await control(origin, 'full', '/snapshot')
+    expect(snapshot.status).toBe(200)
+    const saved = await snapshot.text()
+    expect(saved).toContain('Only-in-full')
+    expect(await (await control(origin, undefined, '/snapshot')).text()).not.toContain('Only-in-full')
+    const restored = await control(origin, 'empty', '/snapshot', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: saved })
+    expect(restored.status).toBe(200)
+    expect((await json(await api(origin, 'empty', '/pets?limit=100'))).map((pet: { name: string }) => pet.name)).toContain('Only-in-full')
+    expect(await json(await api(origin, undefined, '/pets?limit=100'))).toHaveLength(5)
+    // Its state (what its dashboard shows) counts its own requests; the default world's, none of them.
+    const state = async (sandbox: string | undefined) => JSON.stringify(await json(await control(origin, sandbox, '/state')))
+    expect(await state('full')).not.toEqual(await state(undefined))
+    const listed = await json(await control(origin, undefined, '/sandboxes'))
+    const pets = Object.fromEntries(listed.sandboxes.map((sandbox: { name: string; pets: number }) => [sandbox.name, sandbox.pets]))
+    expect(pets).toMatchObject({ empty: 6, full: 6 })
+    expect(listed.total).toMatchObject({ sandboxes: 3, pets: pets.ctl + 12 })
+  })
+
   it("keeps each sandbox's own journal, HAR, coverage and pact; the pact without the sandbox's path", async () => {
     const origin = await start()
     await createPet(origin, 'pact-a', 'Rex')
