@@ -207,7 +207,11 @@ describe('sandboxes: isolated worlds in one simulator', () => {
     const saved = await snapshot.text()
     expect(saved).toContain('Only-in-full')
     expect(await (await control(origin, undefined, '/snapshot')).text()).not.toContain('Only-in-full')
-    const restored = await control(origin, 'empty', '/snapshot', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: saved })
+    const restored = await control(origin, 'empty', '/snapshot', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: saved,
+    })
     expect(restored.status).toBe(200)
     expect((await json(await api(origin, 'empty', '/pets?limit=100'))).map((pet: { name: string }) => pet.name)).toContain('Only-in-full')
     expect(await json(await api(origin, undefined, '/pets?limit=100'))).toHaveLength(5)
