@@ -303,7 +303,8 @@ describe('the drain on close (RunningServer.close)', () => {
     expect((await connection.next()).status).toBe(200)
     const started = performance.now()
     await server.close(5000)
-    expect(performance.now() - started).toBeLessThan(300)
+    // Not the 5 s drain: bounded by half of it, not by how fast a busy machine closes a socket.
+    expect(performance.now() - started).toBeLessThan(2500)
     await connection.closed(500)
   })
 
@@ -392,7 +393,7 @@ describe('the drain on close (RunningServer.close)', () => {
 })
 
 describe('the drain on SIGTERM (the CLI)', () => {
-  it('with nothing in flight, exits 0 well under a second after the signal, even with a kept-alive socket', async () => {
+  it('with nothing in flight, exits 0 well before the grace ends, even with a kept-alive socket', async () => {
     const cli = await startCli(['--port', '0', '--log', 'silent'])
     const connection = await open(Number(new URL(cli.origin).port))
     connection.send(rawGet('/v1/pets?limit=1', auth))
@@ -400,7 +401,8 @@ describe('the drain on SIGTERM (the CLI)', () => {
     const signalled = performance.now()
     cli.child.kill('SIGTERM')
     expect(await cli.exited).toBe(0)
-    expect(performance.now() - signalled).toBeLessThan(700)
+    // Not the grace (defaults.shutdownGraceMs, 4.5 s) waited out: bounded by half of it, not by how fast a process exits.
+    expect(performance.now() - signalled).toBeLessThan(defaults.shutdownGraceMs / 2)
   })
 
   it('finishes a slow request in flight, refuses the one behind it and a late one with 503, and exits 0 right after', async () => {
