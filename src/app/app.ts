@@ -161,7 +161,12 @@ export function createAppWith(
       return pipeline.respond(request, undefined, corsHeaders(request.header('origin'), undefined), counting)
     }
     if (path === '/' && (request.method === 'GET' || request.method === 'HEAD')) {
-      return serverRootResponse(request, { basePath, dashboard: control !== undefined, openApi: openApi !== undefined })
+      return serverRootResponse(request, {
+        basePath,
+        dashboard: control !== undefined,
+        openApi: openApi !== undefined,
+        prefix: options.sandboxPath,
+      })
     }
     throw new ApiError('route_not_found', `No route ${request.method} ${path}: the API is under ${basePath || '/'}`)
   }

@@ -188,6 +188,25 @@ describe('sandboxes: isolated worlds in one simulator', () => {
     expect((await json(off)).message).toContain('Sandboxes are off')
   })
 
+  it("points a sandbox's root at its own dashboard and OpenAPI document, not the default world's", async () => {
+    const origin = await start()
+    const root = await fetch(`${origin}/sandboxes/team-a/`, { headers: { accept: 'application/json' } })
+    expect(root.status).toBe(404)
+    const { message } = await json(root)
+    expect(message).toContain('No route GET /sandboxes/team-a/:')
+    expect(message).toContain('the dashboard is /sandboxes/team-a/__sim/')
+    expect(message).toContain('the OpenAPI document is /sandboxes/team-a/openapi.json')
+    expect(root.headers.get('link')).toContain('</sandboxes/team-a/openapi.json>')
+    const page = await (await fetch(`${origin}/sandboxes/team-a`, { headers: { accept: 'text/html' } })).text()
+    expect(page).toContain('href="/sandboxes/team-a/__sim/"')
+    expect(page).toContain('href="/sandboxes/team-a/openapi.json"')
+    expect(page).toContain('href="/sandboxes/team-a/v1/pets"')
+    // The default world's root as it was.
+    expect((await json(await fetch(`${origin}/`, { headers: { accept: 'application/json' } }))).message).toContain(
+      'the dashboard is /__sim/;',
+    )
+  })
+
   it("answers each sandbox's scenario, provider states, snapshot and state about that sandbox alone", async () => {
     const origin = await start()
     const scenarios = await json(await control(origin, 'ctl', '/scenario'))
