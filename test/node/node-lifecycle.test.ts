@@ -116,6 +116,8 @@ describe('malformed HTTP gets the Error body with the right status', () => {
     await connection.closed()
   })
 
+  // The upper bounds below tell a timeout applied from one not applied (the default's 10 s, a 5 s grace, a 5 s
+  // latency): half of what would be waited out, not how fast a machine shared with six others answers.
   it('answers headers that stop arriving with a 408 Error body after the headers timeout', async () => {
     const server = await start({}, fast)
     const connection = await open(server)
@@ -126,7 +128,7 @@ describe('malformed HTTP gets the Error body with the right status', () => {
     expect(response.headers.connection).toBe('close')
     const waited = performance.now() - started
     expect(waited).toBeGreaterThanOrEqual(250)
-    expect(waited).toBeLessThan(1200)
+    expect(waited).toBeLessThan(2500)
     await connection.closed()
   })
 
@@ -134,7 +136,7 @@ describe('malformed HTTP gets the Error body with the right status', () => {
     const server = await start({}, fast)
     const connection = await open(server)
     const waited = await connection.closed(3000)
-    expect(waited).toBeLessThan(1200)
+    expect(waited).toBeLessThan(2500)
     expect(connection.pending()).toBe('')
   })
 
@@ -149,7 +151,7 @@ describe('malformed HTTP gets the Error body with the right status', () => {
     expectErrorBody(response, 408, 'request_timeout')
     const waited = performance.now() - started
     expect(waited).toBeGreaterThanOrEqual(550)
-    expect(waited).toBeLessThan(1500)
+    expect(waited).toBeLessThan(2500)
     await connection.closed()
     // The server is fine afterwards.
     const after = await open(server)
@@ -352,7 +354,7 @@ describe('the drain on close (RunningServer.close)', () => {
     const refused = await connection.next(3000)
     expectErrorBody(refused, 503, 'shutting_down')
     expect(refused.headers.connection).toBe('close')
-    expect(await closed).toBeLessThan(1000)
+    expect(await closed).toBeLessThan(2500)
   })
 
   it('lets a slow request in flight finish with Connection: close, refuses a new request on a kept-alive socket with 503, and resolves when done', async () => {
@@ -376,7 +378,7 @@ describe('the drain on close (RunningServer.close)', () => {
     expect(answered.headers.connection).toBe('close')
     await slow.closed()
     const closedAfter = await closed
-    expect(closedAfter).toBeLessThan(1200) // the latency (600 ms) and little more, not the grace (5 s)
+    expect(closedAfter).toBeLessThan(2500) // the latency (600 ms) and some more, not the grace (5 s)
     expect(server.simulator.journal.entries().map((entry) => entry.status)).toEqual([200])
   })
 
@@ -387,7 +389,7 @@ describe('the drain on close (RunningServer.close)', () => {
     await new Promise((resolve) => setTimeout(resolve, 100))
     const started = performance.now()
     await server.close(300)
-    expect(performance.now() - started).toBeLessThan(1000)
+    expect(performance.now() - started).toBeLessThan(2500)
     await busy.closed(1000)
   })
 })
@@ -432,7 +434,7 @@ describe('the drain on SIGTERM (the CLI)', () => {
     expect(JSON.parse(answered.body)).toHaveLength(1)
     expect(await cli.exited).toBe(0)
     const exitedAfter = performance.now() - signalled
-    expect(exitedAfter).toBeLessThan(1500) // the request in flight (under 800 ms left) and little more, not the 4.5 s grace
+    expect(exitedAfter).toBeLessThan(3000) // the request in flight (under 800 ms left) and some more, not the 4.5 s grace
   })
 
   it('refuses a request completed after the signal on a kept-alive socket with a 503 Error body', async () => {
