@@ -165,6 +165,12 @@ describe('sandboxes: isolated worlds in one simulator', () => {
       expect(response.status, name).toBe(400)
       expect((await json(response)).code).toBe('sandbox_name_invalid')
     }
+    // The empty name too, as the API's /sandboxes//v1 is: a 400 naming the rule, not a 404 for a route.
+    for (const method of ['PUT', 'DELETE']) {
+      const response = await control(origin, undefined, '/sandboxes/', { method })
+      expect(response.status, method).toBe(400)
+      expect((await json(response)).message).toContain('lower-case ASCII letters, digits')
+    }
     expect((await json(await control(origin, undefined, '/sandboxes'))).sandboxes).toEqual([])
   })
 

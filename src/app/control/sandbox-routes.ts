@@ -1,6 +1,6 @@
 import { ApiError } from '../../core/http/api-error.ts'
 import { jsonResponse } from '../../core/http/plain-http.ts'
-import { checkSandboxName, sandboxNameRule, type SandboxRegistry } from '../../core/simulator/sandbox-registry.ts'
+import { checkSandboxName, invalidSandboxName, sandboxNameRule, type SandboxRegistry } from '../../core/simulator/sandbox-registry.ts'
 import type { SimulatorCore } from '../../core/simulator/simulator-core.ts'
 import type { PlainRequest } from '../../core/http/plain-http.ts'
 import type { ControlRoute } from './control-route.ts'
@@ -75,6 +75,17 @@ export function sandboxRoutes(sandboxes: SandboxDirectory, basePath: string): Co
         return { status: 204, headers: {}, body: undefined }
       },
     },
+    // `{id}` is one segment or nothing: the empty name (`/__sim/sandboxes/`) is refused as every bad name is.
+    ...(['PUT', 'DELETE'] as const).map(
+      (method): ControlRoute => ({
+        method,
+        path: '/sandboxes/',
+        name: 'emptySandboxName',
+        resolve(request) {
+          throw invalidSandboxName(sentName(request))
+        },
+      }),
+    ),
   ]
 }
 
