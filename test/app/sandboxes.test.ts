@@ -286,4 +286,23 @@ describe('sandboxes: isolated worlds in one simulator', () => {
       rmSync(folder, { recursive: true, force: true })
     }
   })
+
+  it('refuses to start with more sandboxes saved than its cap, naming the folder and the cap', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-sim-sandbox-cap-'))
+    try {
+      const state = join(folder, 'state.json')
+      const first = await start({}, state)
+      await createPet(first, 'one', 'x')
+      await createPet(first, 'two', 'y')
+      await servers.pop()!.close()
+      // Not "not a state this simulator can restore", nor a DELETE to send to a simulator that does not start.
+      const refused = start({ sandboxes: { max: 1 } }, state)
+      await expect(refused).rejects.toThrow(
+        `${join(folder, 'state.json.sandboxes')} holds 2 saved sandboxes, more than the cap (--max-sandboxes 1)`,
+      )
+      await expect(refused).rejects.not.toThrow(/DELETE|not a state/)
+    } finally {
+      rmSync(folder, { recursive: true, force: true })
+    }
+  })
 })
