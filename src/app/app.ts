@@ -106,7 +106,10 @@ export function createAppWith(
   const { createControlPlane: createControl, createOpenApiRoute: createDocumentRoute } = parts
   const simulator = options.simulator ?? createSimulatorCore(options)
   const { basePath, pipeline } = simulator
-  const sandboxes = options.sandboxes === false || parts.createSandboxes === undefined ? undefined : createSandboxWorlds(options, parts)
+  const sandboxes =
+    options.sandboxes === false || parts.createSandboxes === undefined
+      ? undefined
+      : createSandboxWorlds(options, parts, (request) => refusedSandbox(request))
   const control =
     options.control === false || createControl === undefined
       ? undefined
@@ -129,6 +132,23 @@ export function createAppWith(
     const response = errorResponse(refusal)
     if (request.path.startsWith('/') && underApi(request.path) && !openApi?.owns(request.path)) journalRefusal(simulator, request, response)
     return response
+  }
+
+  /**
+   * A request that would make a sandbox, refused before it does: what the API refuses (a foreign Host, a foreign page's
+   * <img>), and a foreign page's navigation, which may reach a sandbox but not make one: each made one before its own
+   * app refused or served it, and 50 filled the cap every job on the simulator shares.
+   */
+  function refusedSandbox(request: PlainRequest): PlainResponse | undefined {
+    const refusal =
+      browserAccess.refusal(request) ??
+      (isCrossSiteNavigation(request)
+        ? new ApiError(
+            'origin_not_allowed',
+            'Pages on other sites may not make a sandbox (Sec-Fetch-Site: cross-site): open it from its own pages, or make it first (PUT /__sim/sandboxes/<name>)',
+          )
+        : undefined)
+    return refusal === undefined ? undefined : errorResponse(refusal)
   }
 
   /**
@@ -161,7 +181,12 @@ export function createAppWith(
       return pipeline.respond(request, undefined, corsHeaders(request.header('origin'), undefined), counting)
     }
     if (path === '/' && (request.method === 'GET' || request.method === 'HEAD')) {
-      return serverRootResponse(request, { basePath, dashboard: control !== undefined, openApi: openApi !== undefined })
+      return serverRootResponse(request, {
+        basePath,
+        dashboard: control !== undefined,
+        openApi: openApi !== undefined,
+        prefix: options.sandboxPath,
+      })
     }
     throw new ApiError('route_not_found', `No route ${request.method} ${path}: the API is under ${basePath || '/'}`)
   }
@@ -235,10 +260,15 @@ export function createAppWith(
 }
 
 /** The sandboxes of an app: each an app of its own over a simulator made from the same options, without sandboxes. */
-function createSandboxWorlds(options: AppOptions, parts: Parameters<typeof createAppWith>[1]): Sandboxes<App> {
+function createSandboxWorlds(
+  options: AppOptions,
+  parts: Parameters<typeof createAppWith>[1],
+  refuseNew: (request: PlainRequest) => PlainResponse | undefined,
+): Sandboxes<App> {
   const { simulator: _simulator, sandboxes: sandboxOptions, ...rest } = options
   return parts.createSandboxes!((name) => createAppWith({ ...rest, sandboxPath: `${sandboxPrefix}${name}`, sandboxes: false }, parts), {
     ...(sandboxOptions === false ? {} : sandboxOptions),
     clock: options.clock,
+    refuseNew,
   })
 }

@@ -41,7 +41,11 @@ export interface Sandboxes<World extends SandboxWorld> {
 
 export function createSandboxes<World extends SandboxWorld>(
   create: (name: string) => World,
-  options: SandboxOptions & { readonly clock?: Clock | undefined },
+  options: SandboxOptions & {
+    readonly clock?: Clock | undefined
+    /** The answer to a request that would make a sandbox and may not (a foreign Host or page); undefined to make it. */
+    readonly refuseNew?: ((request: PlainRequest) => PlainResponse | undefined) | undefined
+  },
 ): Sandboxes<World> {
   const registry = createSandboxRegistry({
     create,
@@ -50,6 +54,11 @@ export function createSandboxes<World extends SandboxWorld>(
     limits: options,
   })
   const header = options.header === true
+  /** The sandbox's world, made now unless the request may not make one (then its refusal). */
+  function worldFor(name: string, request: PlainRequest): World | PlainResponse {
+    const refusal = options.refuseNew === undefined || registry.find(name) !== undefined ? undefined : options.refuseNew(request)
+    return refusal ?? registry.world(name)
+  }
   return {
     registry,
     header,
@@ -68,11 +77,13 @@ export function createSandboxes<World extends SandboxWorld>(
       const rest = end === -1 ? '/' : path.slice(end)
       // The API keeps its whole path: the sandbox's simulator is under `/sandboxes/<name>/v1`, so its `Location`, journal
       // and HAR say where the client sent it. Its control plane, OpenAPI document and root are its own `/__sim`, `/openapi.*`, `/`.
-      const world = registry.world(name)
+      const world = worldFor(name, request)
+      if (!('respond' in world)) return world
       return world.respond(isOwnPath(rest) ? within(request, rest) : request)
     },
     respondByHeader(name, request) {
-      const world = registry.world(name)
+      const world = worldFor(name, request)
+      if (!('respond' in world)) return world
       return world.respond(isOwnPath(request.path) ? request : within(request, `${sandboxPrefix}${name}${request.path}`))
     },
     closeStreams() {

@@ -8,6 +8,8 @@ export interface ServerParts {
   readonly basePath: string
   readonly dashboard: boolean
   readonly openApi: boolean
+  /** A sandbox's path (`/sandboxes/team-a`), before its own root, dashboard and document; '' for the default world. */
+  readonly prefix?: string | undefined
 }
 
 /**
@@ -18,20 +20,25 @@ export interface ServerParts {
  * page with the same links, answered 200 as a page is (docs/where-the-spec-is-silent.md).
  */
 export function serverRootResponse(request: PlainRequest, parts: ServerParts): PlainResponse {
+  // A sandbox's root names its own dashboard and document: the default world's would show another world's state.
+  const prefix = parts.prefix ?? ''
   const pointers = [
     `the API is under ${parts.basePath} (GET ${parts.basePath}/pets with "Authorization: Bearer <key>")`,
-    parts.dashboard ? `the dashboard is ${controlPath}/` : undefined,
-    parts.openApi ? 'the OpenAPI document is /openapi.json' : undefined,
+    parts.dashboard ? `the dashboard is ${prefix}${controlPath}/` : undefined,
+    parts.openApi ? `the OpenAPI document is ${prefix}/openapi.json` : undefined,
   ].filter((pointer) => pointer !== undefined)
-  const link: Record<string, string> = parts.openApi ? { Link: '</openapi.json>; rel="service-desc"; type="application/json"' } : {}
+  const link: Record<string, string> = parts.openApi
+    ? { Link: `<${prefix}/openapi.json>; rel="service-desc"; type="application/json"` }
+    : {}
   if (!prefersHtml(request.header('accept'))) {
-    return errorResponse(new ApiError('route_not_found', `No route ${request.method} /: ${pointers.join('; ')}`), { ...link })
+    return errorResponse(new ApiError('route_not_found', `No route ${request.method} ${prefix}/: ${pointers.join('; ')}`), { ...link })
   }
   const base = escapeHtml(parts.basePath)
+  const at = escapeHtml(prefix)
   const items = [
     `<li>The API: <a href="${base}/pets"><code>${base}</code></a>, with <code>Authorization: Bearer &lt;key&gt;</code></li>`,
-    parts.dashboard ? `<li><a href="${controlPath}/">The dashboard</a>: keys, limits, requests, clock and faults</li>` : '',
-    parts.openApi ? '<li><a href="/openapi.json">The OpenAPI document</a> (or <a href="/openapi.yaml">YAML</a>)</li>' : '',
+    parts.dashboard ? `<li><a href="${at}${controlPath}/">The dashboard</a>: keys, limits, requests, clock and faults</li>` : '',
+    parts.openApi ? `<li><a href="${at}/openapi.json">The OpenAPI document</a> (or <a href="${at}/openapi.yaml">YAML</a>)</li>` : '',
   ].join('')
   return {
     status: 200,

@@ -25,9 +25,18 @@ export interface SandboxStateFiles {
 export function openSandboxStateFiles(sandboxes: SandboxDirectory, path: string): SandboxStateFiles {
   const folder = `${path}.sandboxes`
   const written = new Set<string>()
-  for (const file of listFolder(folder).sort()) {
+  const saved = listFolder(folder)
+    .sort()
+    .filter((file) => file.endsWith('.json') && sandboxNamePattern.test(file.slice(0, -'.json'.length)))
+  // Checked before any is made: restoring one past the cap would fail naming that file, with advice (a DELETE) that a
+  // simulator which does not start cannot take.
+  if (saved.length > sandboxes.max) {
+    throw new Error(
+      `${folder} holds ${saved.length} saved sandboxes, more than the cap (--max-sandboxes ${sandboxes.max}): raise the cap, or remove the files of the sandboxes not needed`,
+    )
+  }
+  for (const file of saved) {
     const name = file.slice(0, -'.json'.length)
-    if (!file.endsWith('.json') || !sandboxNamePattern.test(name)) continue
     const text = readInputFile(join(folder, file), defaults.maxStateFileBytes)
     if (text.length === 0) continue
     try {

@@ -257,3 +257,35 @@ describe('the CLI bound to loopback: Host checked on every lane, and --allowed-h
     }
   })
 })
+
+// Issue 39 with issue 38's rules: the first request to a sandbox makes it, and a sandbox counts against a cap (50 by
+// default) shared by every job on the simulator. A rebound Host, an <img> of a foreign page, or a popup it keeps
+// re-navigating made one before its own app refused or served it: 50 of them filled the cap for 30 minutes.
+describe('a sandbox is not made by a request the simulator refuses, nor by a foreign page', () => {
+  const image = { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' }
+  const navigation = { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' }
+  const names = (app: ReturnType<typeof createApp>) => app.sandboxes!.list().map((entry) => entry.name)
+
+  it.each([
+    ['a rebound Host', {}, 'rebound.example:4010', 403, 'host_not_allowed'],
+    ['an <img> of a foreign page', image, 'localhost:4010', 403, 'origin_not_allowed'],
+    ['a popup a foreign page navigates', navigation, 'localhost:4010', 403, 'origin_not_allowed'],
+  ])('%s', async (_name, headers, host, status, code) => {
+    const app = createNodeApp({ allowedHosts: [] })
+    const refused = await send(app, '/sandboxes/junk/v1/pets', { ...pro, ...headers }, host)
+    expect(refused.status).toBe(status)
+    expect((await refused.json()).code).toBe(code)
+    for (const path of ['/sandboxes/junk/__sim/state', '/sandboxes/junk/', '/sandboxes/junk/openapi.json']) {
+      expect((await send(app, path, { ...pro, ...headers }, host)).status, path).toBe(403)
+    }
+    expect(names(app)).toEqual([])
+  })
+
+  it('still serves a foreign navigation to a sandbox that exists, uncounted, and the own page that makes one', async () => {
+    const app = createNodeApp({ allowedHosts: [] })
+    expect((await send(app, '/sandboxes/mine/v1/pets?limit=1', pro)).status).toBe(200)
+    expect((await send(app, '/sandboxes/mine/v1/pets', navigation)).status).toBe(401)
+    expect((await send(app, '/sandboxes/other/v1/pets?limit=1', { ...pro, 'sec-fetch-site': 'same-origin' })).status).toBe(200)
+    expect(names(app)).toEqual(['mine', 'other'])
+  })
+})

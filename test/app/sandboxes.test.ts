@@ -159,10 +159,17 @@ describe('sandboxes: isolated worlds in one simulator', () => {
 
   it('refuses a bad name on the control plane too', async () => {
     const origin = await start()
-    for (const name of ['UPPER', 'a%2Fb', `${'x'.repeat(64)}`, '%C3%A9']) {
+    // `%61` decodes to the valid `a`: the name is checked as sent (docs/sharing.md), as it is under /sandboxes/%61/v1.
+    for (const name of ['UPPER', 'a%2Fb', `${'x'.repeat(64)}`, '%C3%A9', '%61', 'team%2Da']) {
       const response = await control(origin, undefined, `/sandboxes/${name}`, { method: 'PUT' })
       expect(response.status, name).toBe(400)
       expect((await json(response)).code).toBe('sandbox_name_invalid')
+    }
+    // The empty name too, as the API's /sandboxes//v1 is: a 400 naming the rule, not a 404 for a route.
+    for (const method of ['PUT', 'DELETE']) {
+      const response = await control(origin, undefined, '/sandboxes/', { method })
+      expect(response.status, method).toBe(400)
+      expect((await json(response)).message).toContain('lower-case ASCII letters, digits')
     }
     expect((await json(await control(origin, undefined, '/sandboxes'))).sandboxes).toEqual([])
   })
@@ -185,6 +192,62 @@ describe('sandboxes: isolated worlds in one simulator', () => {
     const off = await fetch(`${origin}/sandboxes/team-a/v1/pets`, { headers: key })
     expect(off.status).toBe(404)
     expect((await json(off)).message).toContain('Sandboxes are off')
+  })
+
+  it("points a sandbox's root at its own dashboard and OpenAPI document, not the default world's", async () => {
+    const origin = await start()
+    const root = await fetch(`${origin}/sandboxes/team-a/`, { headers: { accept: 'application/json' } })
+    expect(root.status).toBe(404)
+    const { message } = await json(root)
+    expect(message).toContain('No route GET /sandboxes/team-a/:')
+    expect(message).toContain('the dashboard is /sandboxes/team-a/__sim/')
+    expect(message).toContain('the OpenAPI document is /sandboxes/team-a/openapi.json')
+    expect(root.headers.get('link')).toContain('</sandboxes/team-a/openapi.json>')
+    const page = await (await fetch(`${origin}/sandboxes/team-a`, { headers: { accept: 'text/html' } })).text()
+    expect(page).toContain('href="/sandboxes/team-a/__sim/"')
+    expect(page).toContain('href="/sandboxes/team-a/openapi.json"')
+    expect(page).toContain('href="/sandboxes/team-a/v1/pets"')
+    // The default world's root as it was.
+    expect((await json(await fetch(`${origin}/`, { headers: { accept: 'application/json' } }))).message).toContain(
+      'the dashboard is /__sim/;',
+    )
+  })
+
+  it("answers each sandbox's scenario, provider states, snapshot and state about that sandbox alone", async () => {
+    const origin = await start()
+    const scenarios = await json(await control(origin, 'ctl', '/scenario'))
+    const other = scenarios.available.map((scenario: { name: string }) => scenario.name).find((name: string) => name !== scenarios.active)
+    expect(other).toBeDefined()
+    expect((await post(origin, 'ctl', '/scenario', { name: other })).status).toBe(200)
+    expect((await json(await control(origin, 'ctl', '/scenario'))).active).toBe(other)
+    expect((await json(await control(origin, undefined, '/scenario'))).active).toBe(scenarios.active)
+    // A provider state set up in the sandbox: its catalogue empty, the default world's and a neighbour's as they were.
+    expect((await post(origin, 'empty', '/provider-states', { state: 'the catalogue is empty', action: 'setup' })).status).toBe(200)
+    expect(await json(await api(origin, 'empty', '/pets?limit=100'))).toEqual([])
+    expect(await json(await api(origin, 'full', '/pets?limit=100'))).toHaveLength(5)
+    expect(await json(await api(origin, undefined, '/pets?limit=100'))).toHaveLength(5)
+    // Its snapshot holds its pets, and restores into it alone.
+    await createPet(origin, 'full', 'Only-in-full')
+    const snapshot = await control(origin, 'full', '/snapshot')
+    expect(snapshot.status).toBe(200)
+    const saved = await snapshot.text()
+    expect(saved).toContain('Only-in-full')
+    expect(await (await control(origin, undefined, '/snapshot')).text()).not.toContain('Only-in-full')
+    const restored = await control(origin, 'empty', '/snapshot', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: saved,
+    })
+    expect(restored.status).toBe(200)
+    expect((await json(await api(origin, 'empty', '/pets?limit=100'))).map((pet: { name: string }) => pet.name)).toContain('Only-in-full')
+    expect(await json(await api(origin, undefined, '/pets?limit=100'))).toHaveLength(5)
+    // Its state (what its dashboard shows) counts its own requests; the default world's, none of them.
+    const state = async (sandbox: string | undefined) => JSON.stringify(await json(await control(origin, sandbox, '/state')))
+    expect(await state('full')).not.toEqual(await state(undefined))
+    const listed = await json(await control(origin, undefined, '/sandboxes'))
+    const pets = Object.fromEntries(listed.sandboxes.map((sandbox: { name: string; pets: number }) => [sandbox.name, sandbox.pets]))
+    expect(pets).toMatchObject({ empty: 6, full: 6 })
+    expect(listed.total).toMatchObject({ sandboxes: 3, pets: pets.ctl + 12 })
   })
 
   it("keeps each sandbox's own journal, HAR, coverage and pact; the pact without the sandbox's path", async () => {
@@ -219,6 +282,25 @@ describe('sandboxes: isolated worlds in one simulator', () => {
       expect((await control(second, undefined, '/sandboxes/dropped', { method: 'DELETE' })).status).toBe(204)
       await servers.pop()!.close()
       expect(existsSync(join(folder, 'state.json.sandboxes', 'dropped.json'))).toBe(false)
+    } finally {
+      rmSync(folder, { recursive: true, force: true })
+    }
+  })
+
+  it('refuses to start with more sandboxes saved than its cap, naming the folder and the cap', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-sim-sandbox-cap-'))
+    try {
+      const state = join(folder, 'state.json')
+      const first = await start({}, state)
+      await createPet(first, 'one', 'x')
+      await createPet(first, 'two', 'y')
+      await servers.pop()!.close()
+      // Not "not a state this simulator can restore", nor a DELETE to send to a simulator that does not start.
+      const refused = start({ sandboxes: { max: 1 } }, state)
+      await expect(refused).rejects.toThrow(
+        `${join(folder, 'state.json.sandboxes')} holds 2 saved sandboxes, more than the cap (--max-sandboxes 1)`,
+      )
+      await expect(refused).rejects.not.toThrow(/DELETE|not a state/)
     } finally {
       rmSync(folder, { recursive: true, force: true })
     }

@@ -116,6 +116,8 @@ describe('malformed HTTP gets the Error body with the right status', () => {
     await connection.closed()
   })
 
+  // The upper bounds below tell a timeout applied from one not applied (the default's 10 s, a 5 s grace, a 5 s
+  // latency): half of what would be waited out, not how fast a machine shared with six others answers.
   it('answers headers that stop arriving with a 408 Error body after the headers timeout', async () => {
     const server = await start({}, fast)
     const connection = await open(server)
@@ -126,7 +128,7 @@ describe('malformed HTTP gets the Error body with the right status', () => {
     expect(response.headers.connection).toBe('close')
     const waited = performance.now() - started
     expect(waited).toBeGreaterThanOrEqual(250)
-    expect(waited).toBeLessThan(1200)
+    expect(waited).toBeLessThan(2500)
     await connection.closed()
   })
 
@@ -134,7 +136,7 @@ describe('malformed HTTP gets the Error body with the right status', () => {
     const server = await start({}, fast)
     const connection = await open(server)
     const waited = await connection.closed(3000)
-    expect(waited).toBeLessThan(1200)
+    expect(waited).toBeLessThan(2500)
     expect(connection.pending()).toBe('')
   })
 
@@ -149,7 +151,7 @@ describe('malformed HTTP gets the Error body with the right status', () => {
     expectErrorBody(response, 408, 'request_timeout')
     const waited = performance.now() - started
     expect(waited).toBeGreaterThanOrEqual(550)
-    expect(waited).toBeLessThan(1500)
+    expect(waited).toBeLessThan(2500)
     await connection.closed()
     // The server is fine afterwards.
     const after = await open(server)
@@ -303,7 +305,8 @@ describe('the drain on close (RunningServer.close)', () => {
     expect((await connection.next()).status).toBe(200)
     const started = performance.now()
     await server.close(5000)
-    expect(performance.now() - started).toBeLessThan(300)
+    // Not the 5 s drain: bounded by half of it, not by how fast a busy machine closes a socket.
+    expect(performance.now() - started).toBeLessThan(2500)
     await connection.closed(500)
   })
 
@@ -351,7 +354,7 @@ describe('the drain on close (RunningServer.close)', () => {
     const refused = await connection.next(3000)
     expectErrorBody(refused, 503, 'shutting_down')
     expect(refused.headers.connection).toBe('close')
-    expect(await closed).toBeLessThan(1000)
+    expect(await closed).toBeLessThan(2500)
   })
 
   it('lets a slow request in flight finish with Connection: close, refuses a new request on a kept-alive socket with 503, and resolves when done', async () => {
@@ -375,7 +378,7 @@ describe('the drain on close (RunningServer.close)', () => {
     expect(answered.headers.connection).toBe('close')
     await slow.closed()
     const closedAfter = await closed
-    expect(closedAfter).toBeLessThan(1200) // the latency (600 ms) and little more, not the grace (5 s)
+    expect(closedAfter).toBeLessThan(2500) // the latency (600 ms) and some more, not the grace (5 s)
     expect(server.simulator.journal.entries().map((entry) => entry.status)).toEqual([200])
   })
 
@@ -386,13 +389,13 @@ describe('the drain on close (RunningServer.close)', () => {
     await new Promise((resolve) => setTimeout(resolve, 100))
     const started = performance.now()
     await server.close(300)
-    expect(performance.now() - started).toBeLessThan(1000)
+    expect(performance.now() - started).toBeLessThan(2500)
     await busy.closed(1000)
   })
 })
 
 describe('the drain on SIGTERM (the CLI)', () => {
-  it('with nothing in flight, exits 0 well under a second after the signal, even with a kept-alive socket', async () => {
+  it('with nothing in flight, exits 0 well before the grace ends, even with a kept-alive socket', async () => {
     const cli = await startCli(['--port', '0', '--log', 'silent'])
     const connection = await open(Number(new URL(cli.origin).port))
     connection.send(rawGet('/v1/pets?limit=1', auth))
@@ -400,7 +403,8 @@ describe('the drain on SIGTERM (the CLI)', () => {
     const signalled = performance.now()
     cli.child.kill('SIGTERM')
     expect(await cli.exited).toBe(0)
-    expect(performance.now() - signalled).toBeLessThan(700)
+    // Not the grace (defaults.shutdownGraceMs, 4.5 s) waited out: bounded by half of it, not by how fast a process exits.
+    expect(performance.now() - signalled).toBeLessThan(defaults.shutdownGraceMs / 2)
   })
 
   it('finishes a slow request in flight, refuses the one behind it and a late one with 503, and exits 0 right after', async () => {
@@ -430,7 +434,7 @@ describe('the drain on SIGTERM (the CLI)', () => {
     expect(JSON.parse(answered.body)).toHaveLength(1)
     expect(await cli.exited).toBe(0)
     const exitedAfter = performance.now() - signalled
-    expect(exitedAfter).toBeLessThan(1500) // the request in flight (under 800 ms left) and little more, not the 4.5 s grace
+    expect(exitedAfter).toBeLessThan(3000) // the request in flight (under 800 ms left) and some more, not the 4.5 s grace
   })
 
   it('refuses a request completed after the signal on a kept-alive socket with a 503 Error body', async () => {

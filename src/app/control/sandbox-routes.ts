@@ -1,7 +1,8 @@
 import { ApiError } from '../../core/http/api-error.ts'
 import { jsonResponse } from '../../core/http/plain-http.ts'
-import { checkSandboxName, sandboxNameRule, type SandboxRegistry } from '../../core/simulator/sandbox-registry.ts'
+import { checkSandboxName, invalidSandboxName, sandboxNameRule, type SandboxRegistry } from '../../core/simulator/sandbox-registry.ts'
 import type { SimulatorCore } from '../../core/simulator/simulator-core.ts'
+import type { PlainRequest } from '../../core/http/plain-http.ts'
 import type { ControlRoute } from './control-route.ts'
 
 /** What the control plane reads of the sandboxes: each one's simulator (the app over it is the sandbox's own). */
@@ -57,8 +58,8 @@ export function sandboxRoutes(sandboxes: SandboxDirectory, basePath: string): Co
       method: 'PUT',
       path: '/sandboxes/{id}',
       name: 'createSandbox',
-      resolve(_request, id) {
-        const name = checkSandboxName(id ?? '')
+      resolve(request) {
+        const name = checkSandboxName(sentName(request))
         const { world, created } = sandboxes.create(name)
         return jsonResponse({ ...summary(name, world.simulator), created }, created ? 201 : 200)
       },
@@ -67,12 +68,31 @@ export function sandboxRoutes(sandboxes: SandboxDirectory, basePath: string): Co
       method: 'DELETE',
       path: '/sandboxes/{id}',
       name: 'deleteSandbox',
-      resolve(_request, id) {
-        const name = checkSandboxName(id ?? '')
+      resolve(request) {
+        const name = checkSandboxName(sentName(request))
         if (!sandboxes.delete(name))
           throw new ApiError('sandbox_not_found', `No sandbox ${JSON.stringify(name)}; GET /__sim/sandboxes lists them`)
         return { status: 204, headers: {}, body: undefined }
       },
     },
+    // `{id}` is one segment or nothing: the empty name (`/__sim/sandboxes/`) is refused as every bad name is.
+    ...(['PUT', 'DELETE'] as const).map(
+      (method): ControlRoute => ({
+        method,
+        path: '/sandboxes/',
+        name: 'emptySandboxName',
+        resolve(request) {
+          throw invalidSandboxName(sentName(request))
+        },
+      }),
+    ),
   ]
+}
+
+/**
+ * The name as sent, before any decoding (the path's last segment), as `/sandboxes/<name>/…` checks it: the `{id}` the
+ * control plane hands its routes is decoded, and `%61` would pass as `a` here while the API's path refuses it.
+ */
+function sentName(request: PlainRequest): string {
+  return request.path.slice(request.path.lastIndexOf('/') + 1)
 }

@@ -42,10 +42,21 @@ export const secretNameParts: readonly string[] = [
  */
 export const secretWholeNames: readonly string[] = ['key', 'sig', 'code']
 
-/** Does a header or query parameter so named hold a secret? Case-insensitive. */
+/**
+ * Does a header or query parameter so named hold a secret? Case-insensitive. A journal filter on one
+ * (`query.key=…`, `header.x-sig:contains=…`) holds the secret it looks for, so it is read by the name it filters on.
+ */
 export function isSecretName(name: string): boolean {
-  const lower = name.trim().toLowerCase()
+  const lower = filteredName(name.trim().toLowerCase())
   return secretWholeNames.includes(lower) || secretNameParts.some((part) => lower.includes(part))
+}
+
+/** The parameter or header a journal filter names (`query.key` → `key`, `header.sig:contains` → `sig`), or the name itself. */
+function filteredName(lower: string): string {
+  const prefix = lower.startsWith('query.') ? 'query.' : lower.startsWith('header.') ? 'header.' : undefined
+  if (prefix === undefined) return lower
+  const colon = lower.indexOf(':', prefix.length)
+  return lower.slice(prefix.length, colon === -1 ? lower.length : colon)
 }
 
 /** The demo keys are documented (README, `fixtures/demo-keys.json`), so their names are no secret. */

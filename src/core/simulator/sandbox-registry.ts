@@ -15,8 +15,13 @@ export const sandboxNameRule = `a sandbox name is 1 to 63 lower-case ASCII lette
 /** The name checked against {@link sandboxNamePattern}: itself, or a 400 `sandbox_name_invalid` saying what a name may be. */
 export function checkSandboxName(name: string): string {
   if (sandboxNamePattern.test(name)) return name
+  throw invalidSandboxName(name)
+}
+
+/** The 400 `sandbox_name_invalid` for a name that is not one: what a name may be, and that nothing was made. */
+export function invalidSandboxName(name: string): ApiError {
   const shown = JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name)
-  throw new ApiError('sandbox_name_invalid', `${shown} is not a sandbox name: ${sandboxNameRule}; nothing was created`)
+  return new ApiError('sandbox_name_invalid', `${shown} is not a sandbox name: ${sandboxNameRule}; nothing was created`)
 }
 
 export interface SandboxLimits {

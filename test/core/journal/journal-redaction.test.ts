@@ -20,6 +20,19 @@ describe('the one redaction rule', () => {
     expect(redactUrl('https://me:pw@example.com/v1?x=1#access_token=s3cret')).toBe('https://[redacted]@example.com/v1?x=1')
   })
 
+  // Issue 41: the journal's own filters name a parameter or header (`query.key=…`, `header.x-sig:contains=…`); the value
+  // they carry is the credential they look for, and the request log showed `query.key`, `query.sig`, `query.code` as sent.
+  it('redacts a journal filter on a credential-named parameter or header, and only that', () => {
+    expect(redactUrl('/__sim/requests?query.key=s3cret&query.sig=s3&query.code=c0de&query.limit=5')).toBe(
+      '/__sim/requests?query.key=[redacted]&query.sig=[redacted]&query.code=[redacted]&query.limit=5',
+    )
+    expect(redactQuery('header.sig:contains=s3&header.x-id:contains=1&body.code=7')).toBe(
+      'header.sig:contains=[redacted]&header.x-id:contains=1&body.code=7',
+    )
+    expect(isSecretName('query.zipcode')).toBe(false)
+    expect(isSecretName('header.Key')).toBe(true)
+  })
+
   it('replaces a key in free text by its fingerprint, URL-encoded too, and shows demo keys', () => {
     const scrub = createSecretScrubber(['my/own+key==', 'demo-pro-key'])
     expect(scrub('a my/own+key== b my%2Fown%2Bkey%3D%3D c demo-pro-key')).toBe(
