@@ -2,7 +2,6 @@
 // cannot start, a test fails, --log json), the GitHub Actions workflow linted against the workflow schema, the GitLab
 // CI file against GitLab's own schema, and compose.yaml against the Compose specification's. The image and compose
 // file run with podman in the container step (test/container/recipes.test.ts).
-import { spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -12,6 +11,7 @@ import { Ajv2019 } from 'ajv/dist/2019.js'
 import { afterAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { binPath } from '../support/cli-process.ts'
+import { collectRun, type CollectedRun } from '../support/collected-run.ts'
 import { fencedBlocks } from '../support/docs-blocks.ts'
 
 const page = new URL('../../docs/ci.md', import.meta.url)
@@ -19,30 +19,11 @@ const require = createRequire(import.meta.url)
 const directory = mkdtempSync(join(tmpdir(), 'petstore-sim-ci-recipes-'))
 afterAll(() => rmSync(directory, { recursive: true, force: true }))
 
-interface Run {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
-
 /** Runs a command (bounded: killed after 60 s), with Node 24 first on PATH as `npm run` has it. */
-function run(command: string, args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PETSTORE_SIM_')))
-    const path = `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`
-    const child = spawn(command, args, {
-      cwd,
-      env: { ...cleanEnv, PATH: path, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 60_000,
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
+function run(command: string, args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<CollectedRun> {
+  const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PETSTORE_SIM_')))
+  const path = `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`
+  return collectRun(command, args, { cwd, env: { ...cleanEnv, PATH: path, ...env }, timeout: 60_000 })
 }
 
 describe('the shell script (docs/ci.md)', () => {

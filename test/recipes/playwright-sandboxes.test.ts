@@ -1,19 +1,15 @@
 // Runs docs/sharing.md's Playwright recipe with 2 workers against one simulator: each worker's tests are served by
 // that worker's own sandbox. Bounded by a timeout.
-import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startCli } from '../support/cli-process.ts'
+import { collectRun, type CollectedRun } from '../support/collected-run.ts'
+import { apiUrlsByWorker, type PlaywrightJsonReport } from '../support/playwright-report.ts'
 import { fencedBlocks } from '../support/docs-blocks.ts'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const page = new URL('../../docs/sharing.md', import.meta.url)
-
-interface JsonSuite {
-  suites?: JsonSuite[]
-  specs?: Array<{ tests: Array<{ annotations: Array<{ type: string; description?: string }>; results: Array<{ workerIndex: number }> }> }>
-}
 
 let cli: Awaited<ReturnType<typeof startCli>>
 beforeAll(async () => {
@@ -24,29 +20,21 @@ afterAll(async () => {
 })
 
 /** Playwright's CLI, bounded: killed after 120 s. */
-function playwright(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        'node_modules/@playwright/test/cli.js',
-        'test',
-        '--config',
-        'test/recipes/playwright-sandboxes.config.ts',
-        '--workers',
-        '2',
-        '--reporter',
-        'json',
-      ],
-      { cwd: root, env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', NO_COLOR: '1', ...env }, timeout: 120_000 },
-    )
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
+function playwright(env: Record<string, string>): Promise<CollectedRun> {
+  return collectRun(
+    process.execPath,
+    [
+      'node_modules/@playwright/test/cli.js',
+      'test',
+      '--config',
+      'test/recipes/playwright-sandboxes.config.ts',
+      '--workers',
+      '2',
+      '--reporter',
+      'json',
+    ],
+    { cwd: root, env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', NO_COLOR: '1', ...env }, timeout: 120_000 },
+  )
 }
 
 it('shows the fixture as the test runs it', () => {
@@ -57,14 +45,9 @@ it('shows the fixture as the test runs it', () => {
 it('passes with 2 workers on one simulator, each worker in its own sandbox, the default world untouched', async () => {
   const run = await playwright({ PETSTORE_SIM_URL: cli.origin })
   expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0)
-  const report = JSON.parse(run.stdout) as { stats: Record<string, number>; suites: JsonSuite[] }
+  const report = JSON.parse(run.stdout) as PlaywrightJsonReport
   expect(report.stats).toMatchObject({ expected: 4, unexpected: 0, flaky: 0, skipped: 0 })
-  const specs = (suite: JsonSuite): NonNullable<JsonSuite['specs']> => [...(suite.specs ?? []), ...(suite.suites ?? []).flatMap(specs)]
-  const servedBy = new Map<number, Set<string>>()
-  for (const test of report.suites.flatMap(specs).flatMap((spec) => spec.tests)) {
-    const apiUrl = test.annotations.find((annotation) => annotation.type === 'petstore-api')!.description!
-    for (const result of test.results) servedBy.set(result.workerIndex, (servedBy.get(result.workerIndex) ?? new Set()).add(apiUrl))
-  }
+  const servedBy = apiUrlsByWorker(report)
   expect(servedBy.size).toBe(2)
   const urls = [...servedBy.values()].map((set) => [...set])
   for (const list of urls) expect(list).toHaveLength(1)

@@ -3,20 +3,9 @@
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { expect, it } from 'vitest'
+import { apiUrlsByWorker, type PlaywrightJsonReport } from '../support/playwright-report.ts'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
-
-interface JsonReport {
-  stats: { expected: number; unexpected: number; flaky: number; skipped: number }
-  suites: JsonSuite[]
-}
-interface JsonSuite {
-  suites?: JsonSuite[]
-  specs?: Array<{
-    title: string
-    tests: Array<{ annotations: Array<{ type: string; description?: string }>; results: Array<{ workerIndex: number; status: string }> }>
-  }>
-}
 
 it('passes with 2 workers in parallel, each worker on its own simulator', () => {
   const run = spawnSync(
@@ -39,14 +28,9 @@ it('passes with 2 workers in parallel, each worker on its own simulator', () => 
     },
   )
   expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0)
-  const report = JSON.parse(run.stdout) as JsonReport
+  const report = JSON.parse(run.stdout) as PlaywrightJsonReport
   expect(report.stats).toMatchObject({ expected: 4, unexpected: 0, flaky: 0, skipped: 0 })
-  const specs = (suite: JsonSuite): NonNullable<JsonSuite['specs']> => [...(suite.specs ?? []), ...(suite.suites ?? []).flatMap(specs)]
-  const servedBy = new Map<number, Set<string>>()
-  for (const test of report.suites.flatMap(specs).flatMap((spec) => spec.tests)) {
-    const apiUrl = test.annotations.find((annotation) => annotation.type === 'petstore-api')!.description!
-    for (const result of test.results) servedBy.set(result.workerIndex, (servedBy.get(result.workerIndex) ?? new Set()).add(apiUrl))
-  }
+  const servedBy = apiUrlsByWorker(report)
   // Two workers ran tests, each against one simulator, and no two workers shared one.
   expect(servedBy.size).toBe(2)
   const urls = [...servedBy.values()].map((set) => [...set])

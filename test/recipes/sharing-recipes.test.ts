@@ -1,11 +1,11 @@
 // docs/sharing.md's per-CI-job recipe as the page shows it: the script run for two jobs at once against one simulator,
 // each job in a sandbox of its own, deleted when it ends.
-import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { delimiter, dirname, join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startCli } from '../support/cli-process.ts'
+import { collectRun, type CollectedRun } from '../support/collected-run.ts'
 import { fencedBlocks } from '../support/docs-blocks.ts'
 
 const page = new URL('../../docs/sharing.md', import.meta.url)
@@ -30,25 +30,17 @@ const api = process.env.API_URL, headers = { authorization: 'Bearer demo-pro-key
 })()"`
 
 /** The script in a project whose `e2e` runs the tests above (bounded: killed after 60 s). */
-function runJob(jobId: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runJob(jobId: string): Promise<CollectedRun> {
   const [script] = fencedBlocks(page, '## One sandbox per CI job', 'bash')
   const folder = join(directory, `job-${jobId}`)
   mkdirSync(folder, { recursive: true })
   writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'app', private: true, scripts: { e2e } }))
   writeFileSync(join(folder, 'job.sh'), script!)
   const path = `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['job.sh'], {
-      cwd: folder,
-      env: { ...process.env, PATH: path, PETSTORE_SIM_URL: cli.origin, CI_JOB_ID: jobId },
-      timeout: 60_000,
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
+  return collectRun('bash', ['job.sh'], {
+    cwd: folder,
+    env: { ...process.env, PATH: path, PETSTORE_SIM_URL: cli.origin, CI_JOB_ID: jobId },
+    timeout: 60_000,
   })
 }
 
