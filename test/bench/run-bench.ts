@@ -11,6 +11,7 @@ import autocannon from 'autocannon'
 import { runGcBench } from './gc-bench.ts'
 import { runJournalBench } from './journal-bench.ts'
 import { runScaleBench } from './scale-bench.ts'
+import { runStoreBench } from './store-bench.ts'
 import { runStepsBench } from './steps-bench.ts'
 import { listeningUrl } from './server-process.ts'
 
@@ -225,10 +226,14 @@ const simulatorFlags = [
   '--key',
   `${benchKey}=enterprise:1000000000/1000000000`,
 ]
+// BENCH_BASELINE: the root of another checkout, built (e.g. a worktree of the commit before a change), whose CLI is
+// measured in the same run as a fourth column: "before and after" from one run, on the same machine's noise.
+const baseline = process.env.BENCH_BASELINE
 const servers = [
   { name: 'bare node:http', command: [process.execPath, 'test/bench/bare-server.ts'] },
   { name: 'petstore-sim', command: ['bin/petstore-sim.js', ...simulatorFlags], dashboard: true },
   { name: '--engine msw', command: ['bin/petstore-sim.js', ...simulatorFlags, '--engine', 'msw'] },
+  ...(baseline === undefined ? [] : [{ name: 'baseline', command: [`${baseline}/bin/petstore-sim.js`, ...simulatorFlags] }]),
 ]
 
 console.log(
@@ -293,6 +298,16 @@ console.log(
   `  peak RSS <= 1.15x bare over the whole run: ${(simulator.memory / bare.memory).toFixed(2)}x ${check(simulator.memory <= 1.15 * bare.memory)} (after the GET list runs only: ${(simulator.memoryAfterList / bare.memoryAfterList).toFixed(2)}x)`,
 )
 console.log(`  --engine msw, for comparison: GET ${ratio(msw, 'list')}, POST ${ratio(msw, 'create')}, getPet ${ratio(msw, 'get')}`)
+// Issue 40: the in-memory hot path may not pay more than 1 µs per request for the shared store.
+const before = measured.find((result) => result.name === 'baseline')
+if (before !== undefined) {
+  for (const workload of Object.keys(workloads) as Workload[]) {
+    const delta = simulator.results[workload].cpuUsPerRequest - before.results[workload].cpuUsPerRequest
+    console.log(
+      `  ${workloads[workload].label} CPU per request <= +1 µs over the baseline: ${delta >= 0 ? '+' : ''}${fixed(1)(delta)} µs (ratio to bare ${ratio(simulator, workload)} now, ${ratio(before, workload)} before) ${check(delta <= 1)}`,
+    )
+  }
+}
 
 // Issues #12 and #20: open dashboards must not slow the API: GET with them within 10% of GET without.
 const dashboard = simulator.dashboard!
@@ -329,6 +344,12 @@ if (failedPosts.length > 0) {
   }
   process.exitCode = 1
 }
+
+// The shared store (issue 40): --store on one worker and on two, against the in-memory CLI, in one run.
+await runStoreBench(simulatorFlags, benchKey)
+
+// BENCH_EXTRAS=off ends here: the figures above are the ones a change to the server is judged by.
+if (process.env.BENCH_EXTRAS === 'off') process.exit()
 
 // What the collector does per request, the simulator against bare (issue #28).
 await runGcBench(servers[0]!.command, simulatorFlags, benchKey)
