@@ -57,7 +57,8 @@ export function printBanner(
       lines.push(`Config file: ${resolve(config.path)}${found}`)
     }
     if (running.simulator.scenario !== 'default') lines.push(`Scenario: ${running.simulator.scenario}`)
-    if (store !== undefined) lines.push(`Shared store: ${store.url} (namespace ${store.namespace}): every instance on it answers as one API`)
+    if (store !== undefined)
+      lines.push(`Shared store: ${store.url} (namespace ${store.namespace}): every instance on it answers as one API`)
     if (options.workers > 1) lines.push(`Workers: ${options.workers} processes serve the port (Node's cluster)`)
     if (options.state !== undefined) {
       lines.push(`State file: ${options.state} (saved on exit, and every ${options.stateInterval} ms after a change)`)

@@ -54,11 +54,7 @@ export function withStoreOptions(program: Command, { option }: Pick<OptionTools,
         .default(defaults.store.waitMs),
     )
     .addOption(
-      option(
-        '--workers <n>',
-        `processes serving the port (Node's cluster), 1 to ${maxWorkers}; more than 1 needs --store`,
-        'WORKERS',
-      )
+      option('--workers <n>', `processes serving the port (Node's cluster), 1 to ${maxWorkers}; more than 1 needs --store`, 'WORKERS')
         .argParser(wholeNumber('workers', 1, maxWorkers))
         .default(defaults.workers),
     )
@@ -135,6 +131,8 @@ export function refuseStoreConflicts(
     )
   }
   if (options.watch === true) {
-    throw new UsageError(`${origin(program, 'watch', '', configPath)} cannot be used with ${store}: a reload on one instance would not reach the others`)
+    throw new UsageError(
+      `${origin(program, 'watch', '', configPath)} cannot be used with ${store}: a reload on one instance would not reach the others`,
+    )
   }
 }

@@ -100,7 +100,11 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
   }
 
   const fork = (index: number) => {
-    const env = { [workerEnvironment.slot]: String(index), ...(port === undefined ? {} : { [workerEnvironment.port]: String(port) }) }
+    // A worker listens through the primary's handle for its address and port as given (`--port 0` included: cluster
+    // keeps one handle per address, so every worker shares its port). Only when no worker holds that handle any more
+    // is a restarted worker told the port, so that the fleet keeps it rather than getting a new one.
+    const keepPort = port !== undefined && !slots.some((slot) => slot.listening)
+    const env = { [workerEnvironment.slot]: String(index), ...(keepPort ? { [workerEnvironment.port]: String(port) } : {}) }
     const worker = cluster.fork(env)
     const slot = slots[index]!
     Object.assign(slot, { worker, listening: false })
@@ -124,11 +128,13 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
       const listened = slot.listening
       slot.listening = false
       if (stopping !== undefined) {
-        exitCode = Math.max(exitCode, code ?? (signal === 'SIGINT' ? 130 : 143))
+        // Workers stopped because the fleet gave up do not change its code: the failure's is the one that tells.
+        if (failure === undefined) exitCode = Math.max(exitCode, code ?? (signal === 'SIGINT' ? 130 : 143))
         return finishIfDone()
       }
       const how = code === null ? `signal ${signal}` : `code ${code}`
-      if (!up) return giveUp(startFailure?.message ?? `worker ${index + 1} exited with ${how} before listening`, startFailure?.exitCode ?? 1)
+      if (!up)
+        return giveUp(startFailure?.message ?? `worker ${index + 1} exited with ${how} before listening`, startFailure?.exitCode ?? 1)
       if (listened && Date.now() - slot.listeningSince >= policy.stableMs) crashes = 0
       if (!listened && ++startFailures >= policy.maxStartFailures) {
         return giveUp(
