@@ -14,7 +14,7 @@ export interface StoreCliOptions {
 }
 
 /**
- * The most `--workers`: each is a whole process (some 60 MB of memory and a connection to the store), so more workers
+ * The most `--workers`: each is a whole process (about 120 MB of memory at start, and a connection to the store), so more workers
  * than cores only compete for them; 64 covers the largest machines in common use and keeps a typo (`--workers 1000`)
  * from forking a thousand processes.
  */
