@@ -47,7 +47,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
   let serving: Serving
   try {
     if (options.readyFile !== undefined && role === undefined) removeReadyFile(options.readyFile)
-    serving = await startServing(options, config, output, secrets, role?.port)
+    serving = await startServing(options, config, output, secrets, role)
   } catch (error) {
     const { message, exitCode } = startFailure(error, options, config)
     if (role !== undefined) {

@@ -32,9 +32,12 @@ export async function startServing(
   config: ConfigData,
   output: GuardedOutput,
   secrets: CliSecrets,
-  port?: number,
+  worker?: { readonly slot: number; readonly port: number | undefined } | undefined,
 ): Promise<Serving> {
-  const store = options.store === undefined ? undefined : await connectCliStore(options, output, secrets)
+  // In a fleet, the first worker alone reports retries: the others wait on the same store.
+  const reportRetries = worker === undefined || worker.slot === 0
+  const store = options.store === undefined ? undefined : await connectCliStore(options, output, secrets, reportRetries)
+  const port = worker?.port
   try {
     const serverOptions = await toServerOptions(options, config, output, secrets, { appOptions: store?.appOptions, port })
     await store?.attach(serverOptions.app!)
@@ -49,7 +52,12 @@ export async function startServing(
  * `--store`: the shared store's module, imported here and only here, so a simulator without a store never loads it
  * nor the Redis client. Each retry at start is a line: on stderr with the pretty log, a JSON line with `--log json`.
  */
-async function connectCliStore(options: CliOptions, output: GuardedOutput, secrets: CliSecrets): Promise<SharedStore> {
+async function connectCliStore(
+  options: CliOptions,
+  output: GuardedOutput,
+  secrets: CliSecrets,
+  reportRetries: boolean,
+): Promise<SharedStore> {
   const { connectStore } = await import('../node/shared-store/connect-store.ts')
   return connectStore({
     url: options.store!,
@@ -57,6 +65,7 @@ async function connectCliStore(options: CliOptions, output: GuardedOutput, secre
     timeoutMs: options.storeTimeout,
     waitMs: options.storeWait,
     onRetry: (attempt, cause) => {
+      if (!reportRetries) return
       const message = `the shared store does not answer yet (${secrets.scrub(cause)}); attempt ${attempt}, retrying for up to ${options.storeWait} ms in all`
       if (options.log === 'json') output.writeLine(JSON.stringify({ time: new Date().toISOString(), level: 'warn', message, attempt }))
       else if (options.log === 'pretty') process.stderr.write(`petstore-sim: ${message}\n`)
