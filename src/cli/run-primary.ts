@@ -65,5 +65,5 @@ export async function runPrimary(
   } catch {
     // Gone already, or its folder with it: nothing is left to mislead.
   }
-  process.exit(message === undefined ? exitCode : exitCode)
+  process.exit(exitCode)
 }
