@@ -6,7 +6,15 @@ import type { ConfigData } from './config-file.ts'
 import type { GuardedOutput } from './guarded-output.ts'
 import { restoredState, restoredStateLines } from './restored-state.ts'
 
-export function printBanner(running: RunningServer, options: CliOptions, config: ConfigData, output: GuardedOutput): void {
+/** The banner; `storeDisplay` is the shared store's URL without its password (`--store`). */
+export function printBanner(
+  running: RunningServer,
+  options: CliOptions,
+  config: ConfigData,
+  output: GuardedOutput,
+  storeDisplay?: string | undefined,
+): void {
+  const store = storeDisplay === undefined ? undefined : { url: storeDisplay, namespace: options.storeNamespace }
   const usingDemoKeys = options.key.length === 0 && options.keys === undefined && config.inline.keys === undefined
   const keys = running.simulator.keys.map((key) => ({
     key: usingDemoKeys && key.token in demoKeySpec ? key.token : key.fingerprint,
@@ -30,6 +38,8 @@ export function printBanner(running: RunningServer, options: CliOptions, config:
         // The config file read, if any: one found in the working directory is applied without a flag naming it.
         ...(config.path === undefined ? {} : { config: resolve(config.path) }),
         ...(restored === undefined ? {} : { state: { path: options.state, ...restored } }),
+        ...(store === undefined ? {} : { store }),
+        ...(options.workers > 1 ? { workers: options.workers } : {}),
       }),
     )
     return
@@ -47,6 +57,9 @@ export function printBanner(running: RunningServer, options: CliOptions, config:
       lines.push(`Config file: ${resolve(config.path)}${found}`)
     }
     if (running.simulator.scenario !== 'default') lines.push(`Scenario: ${running.simulator.scenario}`)
+    if (store !== undefined)
+      lines.push(`Shared store: ${store.url} (namespace ${store.namespace}): every instance on it answers as one API`)
+    if (options.workers > 1) lines.push(`Workers: ${options.workers} processes serve the port (Node's cluster)`)
     if (options.state !== undefined) {
       lines.push(`State file: ${options.state} (saved on exit, and every ${options.stateInterval} ms after a change)`)
       if (restored !== undefined) lines.push(...restoredStateLines(restored))

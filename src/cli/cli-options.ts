@@ -20,9 +20,10 @@ import {
   partyName,
 } from './cli-flag-parsers.ts'
 import { withStateOptions, type StateCliOptions } from './state-options.ts'
+import { withStoreOptions, type StoreCliOptions } from './store-options.ts'
 
 /** What the command line asks for, before any file is read. */
-export interface CliOptions extends StateCliOptions {
+export interface CliOptions extends StateCliOptions, StoreCliOptions {
   port: number
   host: string
   seed?: number
@@ -265,12 +266,13 @@ Examples:
   $ petstore-sim --port 0 --log json --seed 7 --pets 200
   $ petstore-sim --key my-key=pro --key big-key=enterprise:5000/2000000
   $ PETSTORE_SIM_PORT=9000 petstore-sim --latency 20-80 --ban-after off
+  $ petstore-sim --store redis://127.0.0.1:6379 --workers 4   # one API on every core, state in Redis
 
 Control endpoints (no API key; loopback clients only, unless --admin-token is given):
   GET /__sim/health   POST /__sim/reset   GET|POST /__sim/clock   GET /__sim/requests   GET|POST|DELETE /__sim/faults
 The OpenAPI document: GET /openapi.json, GET /openapi.yaml`,
     )
-  return withStateOptions(program, { option, parseDuration: parseDurationFlag, formatDuration })
+  return withStoreOptions(withStateOptions(program, { option, parseDuration: parseDurationFlag, formatDuration }), { option })
 }
 
 const packageVersion: string = packageJson.version

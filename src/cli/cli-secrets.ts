@@ -26,7 +26,7 @@ export function cliSecrets(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   add(tokensInArguments(argv))
   add((env.PETSTORE_SIM_KEY ?? '').split(',').flatMap(keyTokens))
   add((env.PETSTORE_SIM_FAULT ?? '').split(';').flatMap(faultKeyTokens))
-  add([env.PETSTORE_SIM_VERIFY_KEY ?? '', env.PETSTORE_SIM_ADMIN_TOKEN ?? ''])
+  add([env.PETSTORE_SIM_VERIFY_KEY ?? '', env.PETSTORE_SIM_ADMIN_TOKEN ?? '', storePassword(env.PETSTORE_SIM_STORE ?? '')])
   return {
     add,
     scrub(text) {
@@ -36,7 +36,7 @@ export function cliSecrets(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   }
 }
 
-/** Keys of `--key` and `--key=`, `key=` of `--fault`, and the tokens of `verify --key` and `--admin-token`. */
+/** Keys of `--key` and `--key=`, `key=` of `--fault`, the tokens of `verify --key` and `--admin-token`, and `--store`'s password. */
 function tokensInArguments(argv: readonly string[]): string[] {
   const found: string[] = []
   for (let index = 0; index < argv.length; index++) {
@@ -48,6 +48,7 @@ function tokensInArguments(argv: readonly string[]): string[] {
     if (flag === '--key') found.push(...keyTokens(value))
     else if (flag === '--fault') found.push(...faultKeyTokens(value))
     else if (flag === '--admin-token') found.push(value)
+    else if (flag === '--store') found.push(storePassword(value))
   }
   return found
 }
@@ -64,4 +65,9 @@ function faultKeyTokens(text: string): string[] {
     .split(/\s+/)
     .filter((word) => word.startsWith('key='))
     .map((word) => word.slice('key='.length))
+}
+
+/** The password of a store URL (`redis://user:password@host`), as written (a message quoting the URL quotes it so). */
+export function storePassword(url: string): string {
+  return /^[a-z]+:\/\/[^/@:]*:([^/@]*)@/i.exec(url.trim())?.[1] ?? ''
 }

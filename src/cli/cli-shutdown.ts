@@ -5,19 +5,30 @@ import { coverageMarkdown, coverageSummary } from '../core/journal/contract-cove
 import type { RunningServer } from '../node/server.ts'
 import type { CliOptions } from './cli-options.ts'
 import type { GuardedOutput } from './guarded-output.ts'
+import type { SharedStore } from '../node/shared-store/connect-store.ts'
+import type { WorkerRole } from './cluster-worker.ts'
 import { removeReadyFile } from './ready-file.ts'
 
 /** Exit code at shutdown when `--state`, `--coverage` or `--pact` could not be written: the run itself went well. */
 const notSavedExitCode = 1
 
-export function stopOnSignals(running: RunningServer, options: CliOptions, output: GuardedOutput): void {
+/** What else a shutdown ends: the shared store's connection (`--store`), and, in a `--workers` fleet, this worker's part. */
+export interface ShutdownParts {
+  readonly store?: SharedStore | undefined
+  readonly role?: WorkerRole | undefined
+}
+
+export function stopOnSignals(running: RunningServer, options: CliOptions, output: GuardedOutput, parts: ShutdownParts = {}): void {
   let stopping = false
+  // In a fleet, the first worker alone writes --coverage and --pact (each worker sees the fleet's traffic through the
+  // store) and says what it does: one line for the fleet, not one per worker.
+  const speaks = parts.role === undefined || parts.role.slot === 0
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) {
       process.exit(signal === 'SIGINT' ? 130 : 143)
     }
     stopping = true
-    if (options.log === 'pretty') output.writeLine(`${signal}: finishing requests in flight, then stopping`)
+    if (options.log === 'pretty' && parts.role === undefined) output.writeLine(`${signal}: finishing requests in flight, then stopping`)
     running
       .close(defaults.shutdownGraceMs)
       .catch((error: Error) => {
@@ -28,16 +39,23 @@ export function stopOnSignals(running: RunningServer, options: CliOptions, outpu
       .then(async () => {
         // Not ready any more: a script that checks the file must not take a stopped simulator's URL for a live one.
         try {
-          if (options.readyFile !== undefined) removeReadyFile(options.readyFile)
+          if (options.readyFile !== undefined && parts.role === undefined) removeReadyFile(options.readyFile)
         } catch {
           // Gone already, or its folder with it: nothing is left to mislead.
         }
-        reportCoverage(running, options, output)
-        await writePact(running, options, output)
+        if (speaks) {
+          reportCoverage(running, options, output)
+          await writePact(running, options, output)
+        }
+        await parts.store?.close().catch((error: Error) => {
+          process.stderr.write(`petstore-sim: --store: ${error.message.split('\n', 1)[0]} (while closing; nothing is lost)\n`)
+        })
         process.exit(process.exitCode ?? 0)
       })
   }
-  process.on('SIGINT', onSignal)
+  // A worker stops when its primary says so (it forwards SIGINT and SIGTERM); a SIGTERM sent to the worker itself still stops it.
+  parts.role?.onStop((message) => (message.now ? process.exit(message.signal === 'SIGINT' ? 130 : 143) : onSignal(message.signal)))
+  if (parts.role === undefined) process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
 }
 

@@ -1,22 +1,19 @@
 import { resolve } from 'node:path'
 import { CommanderError } from 'commander'
-import type { ReconfigurableOptions } from '../core/simulator/simulator-core.ts'
-import { SimulatorOptionError } from '../core/state/state-control.ts'
 import { adminTokenProblem } from '../app/control/control-guard.ts'
-import { anyHost, isLoopbackBindAddress } from '../core/access/host-policy.ts'
-import { createNodeApp } from '../node/node-app.ts'
-import { createRequestLogger } from '../node/request-log.ts'
-import { startServer, type RunningServer, type StartServerOptions } from '../node/server.ts'
 import { printBanner } from './cli-banner.ts'
 import { removeReadyFile, writeReadyFile } from './ready-file.ts'
-import { loadHandlers, readFaults, readJsonFile, readKeys } from './cli-inputs.ts'
+import { workerRole } from './cluster-worker.ts'
+import { runPrimary } from './run-primary.ts'
+import { reloadableOptions, startFailure, startServing, warnAboutOptions, type Serving } from './start-serving.ts'
 import { createProgram, type CliOptions } from './cli-options.ts'
 import { stopOnSignals } from './cli-shutdown.ts'
-import { UsageError, usageExitCode } from './cli-usage-error.ts'
+import { failWith, UsageError } from './cli-usage-error.ts'
 import { applyConfigFile, defaultConfigFile, type ConfigData } from './config-file.ts'
-import { cliSecrets, type CliSecrets } from './cli-secrets.ts'
-import { guardStandardOutput, type GuardedOutput } from './guarded-output.ts'
+import { cliSecrets } from './cli-secrets.ts'
+import { guardStandardOutput } from './guarded-output.ts'
 import { runVerifyCommand, verifyHelpLine } from './verify-command.ts'
+import { refuseStoreConflicts } from './store-options.ts'
 import { watchInputs, type WatchedInputs } from './watch.ts'
 
 /**
@@ -43,29 +40,46 @@ export async function runCli(argv: readonly string[]): Promise<void> {
   const inlineKeys = config.inline.keys
   if (typeof inlineKeys === 'object' && inlineKeys !== null) secrets.add(Object.keys(inlineKeys))
 
-  let running: RunningServer
+  const role = workerRole()
+  if (role === undefined && options.workers > 1) return runPrimary(argv, options, config, output, secrets)
+  if (role === undefined) warnAboutOptions(options)
+
+  let serving: Serving
   try {
-    if (options.readyFile !== undefined) removeReadyFile(options.readyFile)
-    running = await startServer(await toServerOptions(options, config, output, secrets))
+    if (options.readyFile !== undefined && role === undefined) removeReadyFile(options.readyFile)
+    serving = await startServing(options, config, output, secrets, role)
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'EADDRINUSE') return fail(`port ${options.port} on ${options.host} is already in use (try --port 0 for a free port)`)
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return fail(`cannot bind to --host ${options.host}`)
-    if (error instanceof SimulatorOptionError) return fail(`${optionOrigin(error, options, config)}: ${error.problem}`)
-    return fail((error as Error).message)
-  }
-  printBanner(running, options, config, output)
-  if (options.readyFile !== undefined) {
-    try {
-      writeReadyFile(options.readyFile, running.apiUrl)
-    } catch (error) {
-      fail(`--ready-file: cannot write ${options.readyFile} (${(error as Error).message})`)
-      await running.close()
+    const { message, exitCode } = startFailure(error, options, config)
+    if (role !== undefined) {
+      // The primary prints it, once for the fleet.
+      role.send({ petstoreSim: 'start-failed', message: secrets.scrub(message), exitCode }, () => process.exit(exitCode))
       return
+    }
+    failWith(secrets.scrub(message), exitCode)
+    // A store client may still hold a timer or a socket: the one line is written (stderr is synchronous), nothing is left to do.
+    if (options.store !== undefined) process.exit(exitCode)
+    return
+  }
+  const { running, store } = serving
+  if (role !== undefined) {
+    let banner = ''
+    printBanner(running, options, config, { writeLine: (text) => (banner = text), open: true, serving: () => {} }, store?.display)
+    role.send({ petstoreSim: 'listening', url: running.url, apiUrl: running.apiUrl, banner })
+  } else {
+    printBanner(running, options, config, output, store?.display)
+    if (options.readyFile !== undefined) {
+      try {
+        writeReadyFile(options.readyFile, running.apiUrl)
+      } catch (error) {
+        fail(`--ready-file: cannot write ${options.readyFile} (${(error as Error).message})`)
+        await running.close()
+        await store?.close()
+        return
+      }
     }
   }
   output.serving()
-  stopOnSignals(running, options, output)
+  stopOnSignals(running, options, output, { store, role })
   if (options.watch === true) {
     const report = {
       info: (message: string) => {
@@ -102,6 +116,7 @@ function readOptions(argv: readonly string[], writeOut: (text: string) => void =
   const config = applyConfigFile(program, parsed.config)
   const options = program.opts<CliOptions>()
   checkAdminToken(options.adminToken, program.getOptionValueSource('adminToken'), config.path)
+  refuseStoreConflicts(program, options, config.path)
   return { options, config }
 }
 
@@ -118,98 +133,10 @@ function checkAdminToken(token: string | undefined, source: string | undefined, 
   throw new UsageError(`${origin} ${problem}: an admin token that can be left out protects nothing`)
 }
 
-/** The options the simulator can take again without a restart (`--watch`), each file read. */
-function reloadableOptions(options: CliOptions, config: ConfigData, secrets?: CliSecrets): ReconfigurableOptions {
-  return {
-    seed: options.seed,
-    pets: options.pets,
-    fixtures: config.inline.fixtures ?? (options.fixtures === undefined ? undefined : readJsonFile(options.fixtures, '--fixtures')),
-    keys: readKeys(options, config, secrets),
-    faults: readFaults(options, config),
-    scenario: options.scenario,
-    scenarios: config.scenarios,
-  }
-}
-
 /** Every input of `--watch`: the reloadable options, the rest, and the files they come from. */
 function watchedInputs(options: CliOptions, config: ConfigData): WatchedInputs {
   const { seed: _seed, pets: _pets, fixtures, key: _key, keys, fault: _fault, faults, scenario: _scenario, ...rest } = options
   const configFile = resolve(config.path ?? defaultConfigFile)
   const files = [configFile, fixtures, keys, faults].filter((file) => file !== undefined).map((file) => resolve(file))
   return { simulator: reloadableOptions(options, config), rest, files }
-}
-
-async function toServerOptions(
-  options: CliOptions,
-  config: ConfigData,
-  output: GuardedOutput,
-  secrets: CliSecrets,
-): Promise<StartServerOptions> {
-  const app = createNodeApp({
-    ...reloadableOptions(options, config, secrets),
-    latency: options.latency,
-    baseUrl: options.basePath,
-    ban: options.banAfter === 'off' ? false : { after: options.banAfter, durationMs: options.banFor },
-    bodyLimit: options.bodyLimit,
-    defaultStatus: options.defaultStatus,
-    // The control plane checks every request itself: the admin token when there is one, else loopback clients under a loopback
-    // or allowed host name, however the server is bound.
-    control:
-      options.adminToken === undefined
-        ? { allowedHosts: options.allowedHost }
-        : { adminToken: options.adminToken, allowedHosts: options.allowedHost },
-    prefer: options.prefer,
-    corsOrigins: options.corsOrigin,
-    maxPets: options.maxPets,
-    sandboxes: { max: options.maxSandboxes, idleMs: options.sandboxIdle, header: options.sandboxHeader === true },
-    // Bound to loopback, the Host of every request is checked (DNS rebinding); bound to the network, clients use
-    // whatever name reaches the machine, and the control plane alone keeps its own check.
-    allowedHosts: isLoopbackBindAddress(options.host) ? options.allowedHost : undefined,
-  })
-  if (options.allowedHost.includes(anyHost)) {
-    process.stderr.write(
-      "petstore-sim: warning: --allowed-host '*' accepts every Host name: a web page can reach this simulator by DNS rebinding\n",
-    )
-  }
-  if (options.headersTimeout > options.requestTimeout) {
-    throw new UsageError(
-      `--headers-timeout (${options.headersTimeout} ms) must not be longer than --request-timeout (${options.requestTimeout} ms)`,
-    )
-  }
-  return {
-    app,
-    headersTimeoutMs: options.headersTimeout,
-    requestTimeoutMs: options.requestTimeout,
-    maxPipelinedRequests: options.maxPipelined,
-    port: options.port,
-    host: options.host,
-    // Through the guarded output: a log line for a reader that has gone away is dropped, never fatal.
-    log: options.log === 'silent' ? 'silent' : createRequestLogger(options.log, (line) => output.writeLine(line)),
-    engine: options.engine,
-    handlers: options.handlers === undefined ? undefined : await loadHandlers(options.handlers),
-    state: options.state === undefined ? undefined : { path: options.state, intervalMs: options.stateInterval },
-  }
-}
-
-/**
- * Where a fault rule or the keys the simulator refused came from, as the user wrote it: `--fault "<rule>"`,
- * `--faults <file> (rule 2)`, `faults in --config <file> (rule 2)`, `--keys <file>`, `keys in --config <file>`.
- * (`--key` is checked as it is parsed.)
- */
-function optionOrigin(error: SimulatorOptionError, options: CliOptions, config: ConfigData): string {
-  const listed = (key: 'faults' | 'keys', flag: string, file: string | undefined) => {
-    if (!config.set.includes(key)) return `${flag} ${file}`
-    return `${key} in --config ${config.path}${config.inline[key] === undefined ? ` (${file})` : ''}`
-  }
-  if (error.option === 'keys') return listed('keys', '--keys', options.keys)
-  const fromFile = config.inline.faults ?? (options.faults === undefined ? [] : readJsonFile(options.faults, '--faults'))
-  const inFile = Array.isArray(fromFile) ? fromFile.length : 0
-  const index = error.index ?? 0
-  if (index >= inFile) return `--fault ${JSON.stringify(options.fault[index - inFile])}`
-  return `${listed('faults', '--faults', options.faults)}, rule ${index + 1}`
-}
-
-function failWith(message: string): void {
-  process.stderr.write(`petstore-sim: ${message}\n`)
-  process.exitCode = usageExitCode
 }

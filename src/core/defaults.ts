@@ -144,4 +144,12 @@ export const defaults = Object.freeze({
    * (a longer file could not be parsed anyway).
    */
   maxStateFileBytes: 512 * 1024 * 1024,
+  /**
+   * The shared store (`--store`, docs/sharing.md): the prefix of its keys; the longest a request waits on it (past it
+   * the API answers 503, so a load balancer's retry goes elsewhere within a typical 2-5 s client timeout); and how long
+   * start-up retries one that does not answer (a store started by the same compose file is up well within 30 s).
+   */
+  store: Object.freeze({ namespace: 'petstore-sim', timeoutMs: 1000, waitMs: 30_000 }),
+  /** Processes serving the port (`--workers`): one; more need the shared store, else each would count limits on its own. */
+  workers: 1,
 })
