@@ -18,7 +18,7 @@ import {
   storeArgs,
   type StoreInstance,
 } from '../support/store-fleet.ts'
-import { startLoad, waitForOutcomes, type LoadControl, type LoadOutcome } from '../support/store-load.ts'
+import { startLoad, untilOutcomes, type LoadControl, type LoadOutcome } from '../support/store-load.ts'
 
 const seededPets = generatePets({ seed: scenarioSeed, count: scenarioPetCount })
 const perMinute = 40
@@ -49,7 +49,9 @@ const answeredEveryInstance = (outcomes: readonly LoadOutcome[], phase: string, 
 
 /** The store out: every instance answers 503 store_unavailable, reports not ready, and is still running. */
 async function expectFailedClosed(load: LoadControl, phase: string): Promise<void> {
-  expect(await waitForOutcomes(load, (outcomes) => answeredEveryInstance(outcomes, phase, (status) => status === 503))).toBe(true)
+  await untilOutcomes(load, `a 503 from every instance (${phase})`, (outcomes) =>
+    answeredEveryInstance(outcomes, phase, (status) => status === 503),
+  )
   for (const instance of fleet) {
     const probe = await pollUntil(
       () => health(instance),
@@ -64,9 +66,9 @@ async function expectFailedClosed(load: LoadControl, phase: string): Promise<voi
 
 /** The store back: every instance answers from it again (200, or 429 once the key's limit is reached) and is ready. */
 async function expectServiceBack(load: LoadControl, phase: string): Promise<void> {
-  expect(
-    await waitForOutcomes(load, (outcomes) => answeredEveryInstance(outcomes, phase, (status) => status === 200 || status === 429)),
-  ).toBe(true)
+  await untilOutcomes(load, `a 200 or 429 from every instance (${phase})`, (outcomes) =>
+    answeredEveryInstance(outcomes, phase, (status) => status === 200 || status === 429),
+  )
   for (const instance of fleet) {
     const probe = await pollUntil(
       () => health(instance),
@@ -112,7 +114,7 @@ it('fails closed while the store is paused or killed, and serves again when it i
 
   const load = startLoad(fleet, { key: 'pause-key', phase: 'up' })
   try {
-    expect(await waitForOutcomes(load, (outcomes) => outcomes.filter((outcome) => outcome.answer?.status === 200).length >= 8)).toBe(true)
+    await untilOutcomes(load, '8 successes', (outcomes) => outcomes.filter((outcome) => outcome.answer?.status === 200).length >= 8)
 
     // Paused: the store holds every connection and answers nothing.
     await settle(load, 'up', 'pausing')
@@ -125,16 +127,16 @@ it('fails closed while the store is paused or killed, and serves again when it i
     load.phase = 'resumed'
     await expectServiceBack(load, 'resumed')
     // Its counts were kept: the key reaches its limit (and no further, below).
-    expect(
-      await waitForOutcomes(load, (outcomes) => outcomes.some((outcome) => outcome.key === 'pause-key' && outcome.answer?.status === 429)),
-    ).toBe(true)
+    await untilOutcomes(load, "pause-key's 429", (outcomes) =>
+      outcomes.some((outcome) => outcome.key === 'pause-key' && outcome.answer?.status === 429),
+    )
 
     // Killed: the store and its data are gone.
     load.key = 'kill-key'
     load.phase = 'up again'
-    expect(
-      await waitForOutcomes(load, (outcomes) => outcomes.some((outcome) => outcome.phase === 'up again' && outcome.answer?.status === 200)),
-    ).toBe(true)
+    await untilOutcomes(load, 'a success with kill-key', (outcomes) =>
+      outcomes.some((outcome) => outcome.phase === 'up again' && outcome.answer?.status === 200),
+    )
     load.phase = 'killing'
     await server.kill()
     await settle(load, 'killing', 'killed')
@@ -143,11 +145,9 @@ it('fails closed while the store is paused or killed, and serves again when it i
     await server.restart()
     load.phase = 'restarted'
     await expectServiceBack(load, 'restarted')
-    expect(
-      await waitForOutcomes(load, (outcomes) =>
-        outcomes.some((outcome) => outcome.phase === 'restarted' && outcome.answer?.status === 429),
-      ),
-    ).toBe(true)
+    await untilOutcomes(load, "kill-key's 429 from the new store", (outcomes) =>
+      outcomes.some((outcome) => outcome.phase === 'restarted' && outcome.answer?.status === 429),
+    )
   } finally {
     await load.stop()
   }

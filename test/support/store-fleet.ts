@@ -98,7 +98,8 @@ export async function control(
   const prefix = options.sandbox === undefined ? '' : `/sandboxes/${options.sandbox}`
   const response = await fetch(`${instance.origin}${prefix}/__sim${path}`, {
     method: options.method ?? 'GET',
-    headers: options.body === undefined ? {} : { 'content-type': 'application/json' },
+    // A control request that changes state is JSON, even without a body (else 415).
+    headers: options.method === 'POST' || options.method === 'PUT' ? { 'content-type': 'application/json' } : {},
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
     // Bounded: a control plane waiting on a store that does not answer fails the test rather than hang it.
     signal: AbortSignal.timeout(10_000),

@@ -37,7 +37,7 @@ export function startLoad(
   fleet: readonly StoreInstance[],
   options: { key: string; phase: string; lanesPerInstance?: number; maxRequests?: number; maxMs?: number; requestBoundMs?: number },
 ): LoadControl {
-  const { lanesPerInstance = 2, maxRequests = 3000, maxMs = 25_000, requestBoundMs = 5000 } = options
+  const { lanesPerInstance = 2, maxRequests = 2000, maxMs = 20_000, requestBoundMs = 5000 } = options
   const outcomes: LoadOutcome[] = []
   const pending = new Map<string, number>()
   const startedAt = Date.now()
@@ -96,15 +96,29 @@ export function startLoad(
   return control
 }
 
-/** Waits (at most `attempts` × 50 ms) until `done` holds of the outcomes so far; returns whether it did. */
-export async function waitForOutcomes(
+/**
+ * Waits (at most `attempts` × 50 ms) until `done` holds of the outcomes so far; fails naming `what` and what the load
+ * got in each phase when it does not.
+ */
+export async function untilOutcomes(
   load: LoadControl,
+  what: string,
   done: (outcomes: readonly LoadOutcome[]) => boolean,
   attempts = 200,
-): Promise<boolean> {
+): Promise<void> {
   for (let attempt = 0; attempt < attempts; attempt++) {
-    if (done(load.outcomes)) return true
+    if (done(load.outcomes)) return
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
-  return done(load.outcomes)
+  if (!done(load.outcomes)) throw new Error(`The load never saw ${what}; it got ${summary(load.outcomes)}`)
+}
+
+/** `phase: status×count …` of every outcome, e.g. `paused: 503×12`, for a failure's message. */
+function summary(outcomes: readonly LoadOutcome[]): string {
+  const counts = new Map<string, number>()
+  for (const outcome of outcomes) {
+    const label = `${outcome.phase}: ${outcome.answer?.status ?? outcome.failure}`
+    counts.set(label, (counts.get(label) ?? 0) + 1)
+  }
+  return [...counts].map(([label, count]) => `${label}×${count}`).join(', ') || 'no answer at all'
 }
