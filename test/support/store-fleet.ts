@@ -1,6 +1,6 @@
 import { expect } from 'vitest'
 import { scenarioPetCount, scenarioSeed } from './api-target.ts'
-import { checkedFetch } from './checked-fetch.ts'
+import { contractViolations } from './contract.ts'
 import { startCli } from './cli-process.ts'
 import type { RedisServer } from './redis-server.ts'
 
@@ -75,7 +75,7 @@ export interface StoreAnswer {
 /** The API base path of a world: `/v1`, or `/sandboxes/<name>/v1`. */
 export const apiBase = (sandbox?: string) => `${sandbox === undefined ? '' : `/sandboxes/${sandbox}`}/v1`
 
-/** One API request to one instance, its answer contract-checked against fixtures/openapi.yaml on the way. */
+/** One API request to one instance, its answer contract-checked against fixtures/openapi.yaml (as `checkedFetch` does). */
 export async function callApi(instance: StoreInstance, path: string, options: StoreCallOptions = {}): Promise<StoreAnswer> {
   const headers: Record<string, string> = { ...options.headers }
   if (options.key !== null && options.key !== undefined) headers.authorization = `Bearer ${options.key}`
@@ -85,8 +85,17 @@ export async function callApi(instance: StoreInstance, path: string, options: St
     headers['content-type'] = 'application/json'
   }
   const base = apiBase(options.sandbox)
-  const response = await checkedFetch(`${instance.origin}${base}${path}`, { method: options.method ?? 'GET', headers, body }, base)
-  return { status: response.status, headers: response.headers, body: await readBody(response) }
+  const method = options.method ?? 'GET'
+  const response = await fetch(`${instance.origin}${base}${path}`, { method, headers, body })
+  const text = await response.text()
+  // Checked as checkedFetch checks, with the body in the message: a failing test then shows what the instance said.
+  const violations = contractViolations({ method, apiPath: path, status: response.status, headers: response.headers, bodyText: text })
+  if (violations.length > 0) {
+    throw new Error(
+      `Contract violation by ${method} ${base}${path} -> ${response.status} ${text.slice(0, 300)}:\n- ${violations.join('\n- ')}`,
+    )
+  }
+  return { status: response.status, headers: response.headers, body: parseBody(text) }
 }
 
 /** One control request (`/__sim…`) to one instance, for the default world or a sandbox. */
@@ -124,7 +133,10 @@ export async function freezeClock(instance: StoreInstance, iso: string, sandbox?
 }
 
 async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text()
+  return parseBody(await response.text())
+}
+
+function parseBody(text: string): unknown {
   try {
     return JSON.parse(text)
   } catch {
