@@ -17,8 +17,18 @@ export interface StoreInstance {
   alive(): boolean
 }
 
-/** The flags every instance of a fleet shares: one seeded catalogue, the given keys, the store and its namespace. */
-export function storeArgs(server: RedisServer, namespace: string, keys: Readonly<Record<string, string>>, more: readonly string[] = []) {
+/**
+ * The flags every instance of a fleet shares: one seeded catalogue, the given keys, the store and its namespace, and
+ * `--store-timeout`: 5 s unless given, so that a machine busy with other tests never turns a slow answer of a healthy
+ * store into a 503 (the fault tests give a short one, and look for the 503s).
+ */
+export function storeArgs(
+  server: RedisServer,
+  namespace: string,
+  keys: Readonly<Record<string, string>>,
+  more: readonly string[] = [],
+  storeTimeoutMs = 5000,
+) {
   return [
     '--port',
     '0',
@@ -33,6 +43,8 @@ export function storeArgs(server: RedisServer, namespace: string, keys: Readonly
     server.socketUrl,
     '--store-namespace',
     namespace,
+    '--store-timeout',
+    String(storeTimeoutMs),
     ...more,
   ]
 }
