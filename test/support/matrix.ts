@@ -5,6 +5,7 @@ import { startCliTarget } from './cli-target.ts'
 import { startContainerTarget } from './container-target.ts'
 import { startInProcessTarget } from './in-process-target.ts'
 import { startSimulatorFetchTarget } from './simulator-fetch-target.ts'
+import { startStoreCliTarget } from './store-cli-target.ts'
 
 /** The image the container target runs: set by the container step of CI (test/container/run-container-tests.sh). */
 const testImage = process.env.PETSTORE_SIM_TEST_IMAGE
@@ -12,7 +13,9 @@ const testImage = process.env.PETSTORE_SIM_TEST_IMAGE
 /**
  * Every way the simulator is reached, each answering through its own lane:
  * the MSW handlers in-process, the web-standard `app.fetch`, `simulator.fetch`, the real CLI
- * on its direct Node lane, with `--engine msw`, and through a sandbox's base URL (`/sandboxes/matrix/v1`), and, in the container step, the image through a published port.
+ * on its direct Node lane, with `--engine msw`, and through a sandbox's base URL (`/sandboxes/matrix/v1`), the real CLI on
+ * a shared store (`--store`: a Redis of its own), in its default world and in a sandbox, and, in the container step,
+ * the image through a published port.
  * (h3's `describeMatrix` is the model.)
  */
 export const targets: Record<string, () => Promise<ApiTarget & { close(): unknown }>> = {
@@ -22,6 +25,8 @@ export const targets: Record<string, () => Promise<ApiTarget & { close(): unknow
   'CLI (direct lane)': () => startCliTarget(),
   'CLI --engine msw': () => startCliTarget(['--engine', 'msw']),
   'CLI sandbox': () => startCliTarget([], 'matrix'),
+  'CLI --store': () => startStoreCliTarget(),
+  'CLI --store sandbox': () => startStoreCliTarget('matrix'),
   ...(testImage === undefined ? {} : { container: () => startContainerTarget(testImage) }),
 }
 

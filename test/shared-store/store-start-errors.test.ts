@@ -1,0 +1,92 @@
+// Issue 40: a store the simulator cannot use stops it at start, with one line on stderr that names the cause, and the
+// exit code of every start failure (docs/cli.md: 2). Never a silent start on an in-memory world instead.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { usageExitCode } from '../../src/cli/cli-usage-error.ts'
+import { runCli } from '../support/cli-process.ts'
+import { startRedisServer, type RedisServer } from '../support/redis-server.ts'
+import { controlOk, startInstances, stopInstances, storeArgs } from '../support/store-fleet.ts'
+
+/** Runs the CLI to its exit (killed past `boundMs`, so that a simulator that starts anyway fails the test, never hangs it). */
+async function refusal(args: readonly string[], boundMs = 15_000) {
+  const cli = runCli(['--port', '0', '--log', 'silent', ...args])
+  const bound = setTimeout(() => cli.child.kill('SIGKILL'), boundMs)
+  const code = await cli.exited
+  clearTimeout(bound)
+  return { code, stderr: cli.stderr(), stdout: cli.stdout() }
+}
+
+/** Exactly one line on stderr, `petstore-sim: …`, and nothing that says it listens. */
+function expectOneLine(result: { code: number | string; stderr: string; stdout: string }, ...mentions: RegExp[]): void {
+  expect(result.code, result.stderr).toBe(usageExitCode)
+  expect(result.stderr).toMatch(/^petstore-sim: [^\n]+\n$/)
+  for (const mention of mentions) expect(result.stderr).toMatch(mention)
+  expect(result.stdout).not.toContain('listening on')
+}
+
+/** A pattern that matches `text` as written. */
+const named = (text: string) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+
+describe('a --store the simulator cannot use', () => {
+  it('refuses a URL of another scheme, naming it and the schemes it takes', async () => {
+    expectOneLine(await refusal(['--store', 'http://x']), /--store/, /http:\/\/x/, /redis:\/\//)
+  })
+
+  it('gives up on a store it cannot reach after --store-wait, naming it and why', async () => {
+    expectOneLine(
+      await refusal(['--store', 'redis://127.0.0.1:1', '--store-wait', '500']),
+      /--store redis:\/\/127\.0\.0\.1:1/,
+      /ECONNREFUSED|refused|cannot connect/i,
+    )
+  })
+
+  it('refuses a store given with --state or --watch, saying why', async () => {
+    // Refused before any connection is tried; --store-wait keeps a simulator that tries anyway from waiting long.
+    const unreachable = ['--store', 'redis://127.0.0.1:1', '--store-wait', '500']
+    expectOneLine(await refusal([...unreachable, '--state', 'never-written.json']), /--state/, /--store/, /snapshot/)
+    expectOneLine(await refusal([...unreachable, '--watch']), /--watch/, /--store/)
+  })
+
+  it('refuses --workers above 1 without --store, saying each worker would count on its own', async () => {
+    expectOneLine(await refusal(['--workers', '2']), /--workers/, /--store/)
+  })
+})
+
+describe('a store that refuses scripts', () => {
+  let server: RedisServer
+  beforeAll(async () => {
+    server = await startRedisServer({ extraArgs: ['--rename-command', 'EVAL', '', '--rename-command', 'EVALSHA', ''] })
+  })
+  afterAll(async () => server?.stop())
+
+  it('stops the start, naming the store and the scripts it needs', async () => {
+    // The server is up and answers: only scripting is missing.
+    expect(server.cli('PING')).toBe('PONG')
+    expect(server.cli('EVAL', 'return 1', '0')).toMatch(/unknown command/i)
+    expectOneLine(await refusal(['--store', server.socketUrl]), named(`--store ${server.socketUrl}`), /script|Lua|EVAL/i)
+  })
+})
+
+describe("a store holding another version's data", () => {
+  let server: RedisServer
+  beforeAll(async () => {
+    server = await startRedisServer()
+    server.cli('SET', 'petstore-sim:format', '999')
+  })
+  afterAll(async () => server?.stop())
+
+  it('stops the start, naming the format found and how to go on, and leaves the data alone', async () => {
+    expectOneLine(await refusal(['--store', server.socketUrl]), /format 999/, /--store-namespace/)
+    expect(server.cli('GET', 'petstore-sim:format')).toBe('999')
+  })
+
+  it('starts on the same store under another namespace, as the message advises', async () => {
+    const [instance] = await startInstances(1, storeArgs(server, 'another-namespace', { 'start-key': 'free' }))
+    try {
+      expect(await controlOk(instance!, '/health')).toMatchObject({ status: 'ok', store: { ready: true } })
+      expect(server.cli('GET', 'another-namespace:format')).toBe('1')
+      expect(server.cli('GET', 'petstore-sim:format')).toBe('999')
+    } finally {
+      await stopInstances([instance!])
+    }
+  })
+})
