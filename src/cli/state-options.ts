@@ -34,6 +34,12 @@ export function withStateOptions(program: Command, { option, parseDuration, form
         'STATE',
       ),
     )
+    // An empty PETSTORE_SIM_STATE is no file: how a compose file or `docker run -e PETSTORE_SIM_STATE=` takes back the
+    // image's default (/data/state.json), e.g. for replicas that keep their state in a shared store. (Commander makes
+    // an empty value '' whatever a parser returns, so it is undone after commander's own listener.)
+    .on('optionEnv:state', () => {
+      if (program.getOptionValue('state') === '') program.setOptionValueWithSource('state', undefined, 'default')
+    })
     .addOption(
       option(
         '--state-interval <duration>',
