@@ -8,9 +8,14 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { expect, it } from 'vitest'
 import { checkedFetch } from '../support/checked-fetch.ts'
+import { fencedBlocks } from '../support/docs-blocks.ts'
 
 const run = promisify(execFile)
-const { PETSTORE_SIM_TEST_IMAGE: image, PETSTORE_SIM_TEST_REDIS_IMAGE: redisImage, PETSTORE_SIM_TEST_HAPROXY_IMAGE: haproxyImage } = process.env
+const {
+  PETSTORE_SIM_TEST_IMAGE: image,
+  PETSTORE_SIM_TEST_REDIS_IMAGE: redisImage,
+  PETSTORE_SIM_TEST_HAPROXY_IMAGE: haproxyImage,
+} = process.env
 if (image === undefined || redisImage === undefined || haproxyImage === undefined)
   throw new Error('PETSTORE_SIM_TEST_IMAGE, _REDIS_IMAGE and _HAPROXY_IMAGE name the images (run-container-tests.sh sets them)')
 const root = fileURLToPath(new URL('../..', import.meta.url))
@@ -50,7 +55,10 @@ it('serves one API from two replicas behind the load balancer, and stops cleanly
       '--format',
       '{{index .Labels "com.docker.compose.service"}} {{.Names}} {{.ExitCode}}',
     ])
-    return stdout.trim().split('\n').map((line) => line.split(' ') as [string, string, string])
+    return stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split(' ') as [string, string, string])
   }
   const replicaLogs = async () => {
     const logs = await Promise.all(
@@ -74,11 +82,28 @@ it('serves one API from two replicas behind the load balancer, and stops cleanly
       else await new Promise((resolve) => setTimeout(resolve, 250))
     }
     expect([...servedBy].sort(), `both replicas healthy behind the load balancer; their logs:\n${await replicaLogs()}`).toEqual(replicas)
+
+    // The page's command that shows which replica answered, as shown but for the port.
+    const [commands] = fencedBlocks(
+      new URL('../../docs/sharing.md', import.meta.url),
+      '## Compose: two replicas, Redis and HAProxy',
+      'bash',
+    )
+    expect(commands).toContain('docker compose -f compose.replicas.yaml up --wait')
+    const curl = commands!
+      .split('\n')
+      .find((line) => line.startsWith('curl '))!
+      .replace('127.0.0.1:4010', `127.0.0.1:${port}`)
+    expect((await run('bash', ['-c', curl], { timeout: 30_000 })).stdout).toMatch(/^x-served-by: petstore-sim-[12]\r?$/im)
+
+    // Served from the store (a replica without one would count and hold pets on its own).
     const health = (await (await fetch(`${origin}/__sim/health`)).json()) as { store?: { ready: boolean } }
     expect(health.store).toEqual({ ready: true })
 
     // One clock: frozen through one replica, it holds for the other; then the free plan's 60/min is exact across both.
-    expect((await fetch(`${origin}/__sim/clock`, { method: 'POST', headers: admin, body: JSON.stringify({ freeze: true }) })).status).toBe(200)
+    expect((await fetch(`${origin}/__sim/clock`, { method: 'POST', headers: admin, body: JSON.stringify({ freeze: true }) })).status).toBe(
+      200,
+    )
     const burst = await Promise.all(
       Array.from({ length: 70 }, () =>
         checkedFetch(`${origin}/v1/pets?limit=1`, { headers: { authorization: 'Bearer demo-free-key' } }).then((response) => ({
@@ -93,7 +118,11 @@ it('serves one API from two replicas behind the load balancer, and stops cleanly
 
     // A pet created through one replica is read back through both.
     const pro = { authorization: 'Bearer demo-pro-key', 'content-type': 'application/json' }
-    const created = await checkedFetch(`${origin}/v1/pets`, { method: 'POST', headers: pro, body: JSON.stringify({ name: 'Shared', categoryId: 1 }) })
+    const created = await checkedFetch(`${origin}/v1/pets`, {
+      method: 'POST',
+      headers: pro,
+      body: JSON.stringify({ name: 'Shared', categoryId: 1 }),
+    })
     expect(created.status).toBe(201)
     const { id } = (await created.json()) as { id: number }
     const reads = await Promise.all(Array.from({ length: 4 }, () => checkedFetch(`${origin}/v1/pets/${id}`, { headers: pro })))
