@@ -2,8 +2,8 @@
 # The container step of CI (.ci/run runs it after `npm test`): builds the image from the packed package on a stand-in
 # for the official Node base (no public image registry is reached here), then runs, through a published port, the
 # scenario matrix and verify's checks against it (the `container` target of test/support/matrix.ts) and the image's
-# own tests (test/container/*.test.ts). Any failure fails the step; nothing is skipped. Prints the image's size and
-# the time each phase took.
+# own tests (test/container/*.test.ts), compose.replicas.yaml among them on stand-ins for Redis and HAProxy. Any failure
+# fails the step; nothing is skipped. Prints the image's size and the time each phase took.
 # PETSTORE_SIM_REUSE_BASE=1 keeps a stand-in base built by an earlier local run (CI always builds it afresh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
