@@ -1,7 +1,8 @@
 // compose.replicas.yaml with podman-compose, in the container step: two replicas of the image on one Redis, behind
 // HAProxy, reached through the load balancer's published port as a user reaches them. Redis and HAProxy are stand-ins
 // built from Debian's packages (run-container-tests.sh), as no public registry is reached here. What it shows: both
-// replicas serve, and they answer as one API (an exact limit, one journal, a pet read back whichever replica answers).
+// replicas serve, and they answer as one API (an exact limit, one journal, a pet read back whichever replica answers);
+// with the store stopped they fail closed, and they serve again once it is back.
 import { execFile } from 'node:child_process'
 import { createServer, type AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
@@ -132,6 +133,25 @@ it('serves one API from two replicas behind the load balancer, and stops cleanly
     // One journal: whichever replica answers, it lists the fleet's 75 API requests.
     const count = await fetch(`${origin}/__sim/requests/count`, { headers: admin })
     expect(await count.json()).toEqual({ count: 75 })
+
+    // The store out: the replicas fail closed (503, never a 200 counted nowhere), and their health takes them out of
+    // HAProxy's rotation; the store back (it saved its data on stopping), the same API answers again, no restart.
+    const redisName = (await containers()).find(([service]) => service === 'redis')![1]
+    await run('podman', ['stop', '--time', '10', redisName])
+    const pets = () => fetch(`${origin}/v1/pets/${id}`, { headers: pro }).then((response) => response.status)
+    const until = async (wanted: (status: number) => boolean) => {
+      const end = Date.now() + 60_000
+      let status = await pets()
+      while (!wanted(status) && Date.now() < end) {
+        await new Promise((resolve) => setTimeout(resolve, 250))
+        status = await pets()
+      }
+      return status
+    }
+    expect(await until((status) => status !== 200)).toBe(503)
+    expect(await Promise.all(Array.from({ length: 10 }, pets))).toEqual(Array.from({ length: 10 }, () => 503))
+    await run('podman', ['start', redisName])
+    expect(await until((status) => status === 200), `the API back once the store is; logs:\n${await replicaLogs()}`).toBe(200)
 
     // Stopped, each replica drains and exits 0 (SIGTERM to the simulator, PID 1 of its container; its JSON log says nothing).
     await compose('stop')
