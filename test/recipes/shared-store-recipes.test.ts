@@ -1,13 +1,17 @@
-// docs/sharing.md's recipes of the shared store, as the page shows them: two simulators on one Redis, one simulator
-// with --workers 2 (each on a real Redis of its own: test/support/redis-server.ts), and the compose example checked
+// docs/sharing.md's recipes of the shared store, as the page shows them: two simulators on the page's Redis (on a free
+// port), one simulator with --workers 2 (on a Redis of test/support/redis-server.ts), and the compose example checked
 // against the Compose specification (the container step runs it with podman: test/container/replicas.test.ts).
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { startCli } from '../support/cli-process.ts'
+import { collectRun } from '../support/collected-run.ts'
 import { composeValidator } from '../support/compose-schema.ts'
 import { fencedBlocks } from '../support/docs-blocks.ts'
-import { startRedisServer, type RedisServer } from '../support/redis-server.ts'
+import { redisServerBinary, startRedisServer, type RedisServer } from '../support/redis-server.ts'
 
 const page = new URL('../../docs/sharing.md', import.meta.url)
 const shownStore = 'redis://127.0.0.1:6379'
@@ -34,6 +38,14 @@ function simulatorCommands(block: string, store: string): string[][] {
     )
 }
 
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
 /** `demo-free-key` (60/min) on a frozen clock: `count` requests spread over the origins, with their statuses. */
 async function burst(origins: readonly string[], count: number): Promise<number[]> {
   await fetch(`${origins[0]}/__sim/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"freeze":true}' })
@@ -56,12 +68,29 @@ const statusCounts = (statuses: readonly number[]) => ({
 describe('two simulators on one Redis (docs/sharing.md)', () => {
   it('are one API: a pet created through one is read through the other, and the limit counts over both', async () => {
     const [block] = fencedBlocks(page, '## Two simulators on one Redis', 'bash')
-    expect(block).toMatch(/^redis-server --port 6379 --save '' --appendonly no/m)
-    const commands = simulatorCommands(block!, redis.tcpUrl!)
+    // The page's Redis, as shown but on a free port, in a folder of its own (it saves nothing there: --save '').
+    const port = await freePort()
+    const redisLine = block!.split('\n').find((line) => line.startsWith('redis-server '))!
+    expect(redisLine).toBe("redis-server --port 6379 --bind 127.0.0.1 --save '' --appendonly no --daemonize yes")
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-sim-recipe-redis-'))
+    const binary = redisServerBinary()!
+    const started = await collectRun(
+      'bash',
+      ['-c', `${redisLine.replace('redis-server', binary).replace('6379', String(port))} --pidfile ${folder}/redis.pid --dir ${folder}`],
+      {
+        cwd: folder,
+        timeout: 10_000,
+      },
+    )
+    expect(started.code, started.stderr).toBe(0)
+    const commands = simulatorCommands(block!, `redis://127.0.0.1:${port}`)
     expect(commands).toHaveLength(2)
-    const simulators = await Promise.all(commands.map((args) => startCli([...args, '--log', 'silent'], {}, 30_000)))
+    const simulators = await Promise.all(
+      commands.map((args) => startCli([...args, '--log', 'silent'], {}, 30_000).catch((error: Error) => error)),
+    )
     try {
-      const [first, second] = simulators.map((simulator) => simulator.origin) as [string, string]
+      for (const simulator of simulators) if (simulator instanceof Error) throw simulator
+      const [first, second] = simulators.map((simulator) => (simulator as Exclude<typeof simulator, Error>).origin) as [string, string]
       const headers = { authorization: 'Bearer demo-pro-key', 'content-type': 'application/json' }
       const created = await fetch(`${first}/v1/pets`, { method: 'POST', headers, body: JSON.stringify({ name: 'Shared', categoryId: 1 }) })
       expect(created.status).toBe(201)
@@ -73,7 +102,9 @@ describe('two simulators on one Redis (docs/sharing.md)', () => {
       // One journal: each lists both simulators' 72 requests.
       for (const origin of [first, second]) expect(await (await fetch(`${origin}/__sim/requests/count`)).json()).toEqual({ count: 72 })
     } finally {
-      await Promise.all(simulators.map((simulator) => simulator.stop()))
+      await Promise.all(simulators.map((simulator) => (simulator instanceof Error ? undefined : simulator.stop())))
+      process.kill(Number(readFileSync(join(folder, 'redis.pid'), 'utf8')), 'SIGKILL')
+      rmSync(folder, { recursive: true, force: true })
     }
   }, 60_000)
 })
