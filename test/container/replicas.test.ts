@@ -10,6 +10,7 @@ import { promisify } from 'node:util'
 import { expect, it } from 'vitest'
 import { checkedFetch } from '../support/checked-fetch.ts'
 import { fencedBlocks } from '../support/docs-blocks.ts'
+import { podman, testLabel } from '../support/podman.ts'
 
 const run = promisify(execFile)
 const {
@@ -161,3 +162,50 @@ it('serves one API from two replicas behind the load balancer, and stops cleanly
     await compose('down', '--volumes').catch(() => {})
   }
 }, 240_000)
+
+it("takes a replica whose /__sim/health answers 503 out of the load balancer's rotation", async () => {
+  // compose.replicas.haproxy.cfg in front of two stand-in replicas (Node in the image): the second's health answers
+  // 503, as a replica's does while its store is out, and HAProxy stops sending it requests.
+  const network = `petstore-sim-lb-${process.pid}`
+  const port = await freePort()
+  const replica = (health: number) =>
+    `require('node:http').createServer((request, response) => { response.writeHead(request.url === '/__sim/health' ? ${health} : 200); response.end() }).listen(4010)`
+  const started: string[] = []
+  const start = async (name: string, args: readonly string[]) => {
+    started.push(
+      await podman(['run', '--detach', '--label', testLabel, '--network', network, '--name', name, '--network-alias', name, ...args]),
+    )
+  }
+  await podman(['network', 'create', '--label', testLabel, network])
+  try {
+    await start(`${network}-1`, ['--network-alias', 'petstore-sim-1', '--entrypoint', 'node', image!, '-e', replica(200)])
+    await start(`${network}-2`, ['--network-alias', 'petstore-sim-2', '--entrypoint', 'node', image!, '-e', replica(503)])
+    const config = `${root}compose.replicas.haproxy.cfg`
+    await start(`${network}-lb`, [
+      '--publish',
+      `127.0.0.1:${port}:4010`,
+      '--volume',
+      `${config}:/usr/local/etc/haproxy/haproxy.cfg:ro`,
+      haproxyImage!,
+    ])
+    // Two failed checks 2 s apart take it out: then ten requests in a row all go to the healthy one.
+    const deadline = Date.now() + 30_000
+    let servedBy: (string | null)[] = []
+    while (Date.now() < deadline) {
+      servedBy = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          fetch(`http://127.0.0.1:${port}/v1/pets`).then(
+            (response) => response.headers.get('x-served-by'),
+            () => null,
+          ),
+        ),
+      )
+      if (servedBy.every((name) => name === 'petstore-sim-1')) break
+      await new Promise((resolve) => setTimeout(resolve, 500))
+    }
+    expect(servedBy).toEqual(Array.from({ length: 10 }, () => 'petstore-sim-1'))
+  } finally {
+    await Promise.all(started.map((id) => podman(['rm', '--force', id]).catch(() => {})))
+    await podman(['network', 'rm', '--force', network]).catch(() => {})
+  }
+}, 60_000)
