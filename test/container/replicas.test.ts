@@ -160,6 +160,8 @@ it('serves one API from two replicas behind the load balancer, and stops cleanly
     expect(stopped.map(([service, , exitCode]) => `${service} ${exitCode}`).sort()).toEqual(replicas.map((name) => `${name} 0`))
   } finally {
     await compose('down', '--volumes').catch(() => {})
+    // podman-compose 1.0 leaves the project's network behind.
+    await podman(['network', 'rm', '--force', `${project}_default`]).catch(() => {})
   }
 }, 240_000)
 
