@@ -19,7 +19,7 @@ export interface OptionTools {
 
 /** Adds the flags of state and scenarios to the command, after the others. */
 export function withStateOptions(program: Command, { option, parseDuration, formatDuration }: OptionTools): Command {
-  return program
+  program
     .addOption(
       option(
         '--scenario <name>',
@@ -57,4 +57,11 @@ export function withStateOptions(program: Command, { option, parseDuration, form
         'WATCH',
       ),
     )
+  // An empty PETSTORE_SIM_STATE is no file: how a compose file or `docker run -e PETSTORE_SIM_STATE=` takes back the
+  // image's default (/data/state.json), e.g. for replicas that keep their state in a shared store. Commander makes an
+  // empty value '' whatever a parser returns, so it is undone here, after commander's own listener of the event.
+  program.on('optionEnv:state', () => {
+    if (program.getOptionValue('state') === '') program.setOptionValueWithSource('state', undefined, 'default')
+  })
+  return program
 }

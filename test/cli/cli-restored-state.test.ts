@@ -103,3 +103,13 @@ it('the pretty log marks forced and faulted answers, and the JSON log has the fi
     { path: '/v1/pets/3', fault: undefined, forced: undefined },
   ])
 })
+
+it('an empty PETSTORE_SIM_STATE is no state file: the image’s default taken back, as compose files do', async () => {
+  const cli = await startCli(['--port', '0'], { PETSTORE_SIM_STATE: '' })
+  running.push(cli)
+  expect((await fetch(`${cli.origin}/v1/pets?limit=1`, { headers })).status).toBe(200)
+  await cli.stop()
+  // Read as a path, '' was a state file named nothing: a banner line for it, and a failed save at exit.
+  expect(cli.stdout()).toMatch(/^petstore-sim listening on /)
+  expect(cli.stdout() + cli.stderr()).not.toMatch(/state file|--state/i)
+})

@@ -1,13 +1,14 @@
 // The image itself, run with podman through a published port as users run it (the container step of CI:
 // test/container/run-container-tests.sh builds it and sets PETSTORE_SIM_TEST_IMAGE). The API scenarios run against it
 // in the matrix (test/support/matrix.ts, target `container`); here, what only an image has: who it runs as, its
-// health check, SIGTERM to PID 1, state on a volume, files written to a mounted folder, the control plane published.
+// health check, SIGTERM to PID 1, state on a volume, files written to a mounted folder, the control plane published,
+// the Redis client of --store.
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { checkedFetch } from '../support/checked-fetch.ts'
-import { podman, runContainer, type RunningContainer } from '../support/podman.ts'
+import { podman, runContainer, testLabel, type RunningContainer } from '../support/podman.ts'
 
 const image = process.env.PETSTORE_SIM_TEST_IMAGE
 if (image === undefined)
@@ -126,6 +127,28 @@ describe(`the image ${image}`, () => {
     const kept = await checkedFetch(`${second.origin}/v1/pets/${id}`, { headers: auth })
     expect(kept.status).toBe(200)
     expect(await kept.json()).toMatchObject({ id, name: 'Kept' })
+  })
+
+  it('carries the Redis client of --store: an unreachable store is a one-line cause, not a missing module', async () => {
+    // Port 1 of the container's own loopback: nothing listens there, so the client loads, connects, and is refused.
+    const refused = await podman([
+      'run',
+      '--rm',
+      '--label',
+      testLabel,
+      image!,
+      '--store',
+      'redis://127.0.0.1:1',
+      '--store-wait',
+      '1000',
+    ]).then(
+      () => 'exit code 0',
+      (error: Error) => error.message,
+    )
+    expect(refused).not.toMatch(/cannot find (module|package)|ERR_MODULE_NOT_FOUND/i)
+    const said = refused.slice(refused.indexOf(' failed: ') + ' failed: '.length)
+    // Its last line says why (lines before it, if any, are the retries of --store-wait).
+    expect(said.trim().split('\n').at(-1)).toMatch(/--store redis:\/\/127\.0\.0\.1:1: cannot connect \(ECONNREFUSED\)/)
   })
 
   it('writes the pact and the coverage to a mounted folder at shutdown', async () => {

@@ -2,23 +2,28 @@
 # The container step of CI (.ci/run runs it after `npm test`): builds the image from the packed package on a stand-in
 # for the official Node base (no public image registry is reached here), then runs, through a published port, the
 # scenario matrix and verify's checks against it (the `container` target of test/support/matrix.ts) and the image's
-# own tests (test/container/*.test.ts). Any failure fails the step; nothing is skipped. Prints the image's size and
-# the time each phase took.
+# own tests (test/container/*.test.ts), compose.replicas.yaml among them on stand-ins for Redis and HAProxy. Any failure
+# fails the step; nothing is skipped. Prints the image's size and the time each phase took.
 # PETSTORE_SIM_REUSE_BASE=1 keeps a stand-in base built by an earlier local run (CI always builds it afresh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export CONTAINERS_CONF="$PWD/test/container/containers.conf"
 base=localhost/node:24-bookworm-slim-standin
 image=localhost/petstore-sim:ci
+redis_image=localhost/redis:7-standin
+haproxy_image=localhost/haproxy:standin
 seconds() { date +%s.%N; }
 elapsed() { awk -v from="$1" -v to="$(seconds)" 'BEGIN { printf "%.1f s", to - from }'; }
 
+# netavark with aardvark-dns: the network stack whose networks resolve the containers' names (compose.replicas.yaml's
+# load balancer finds the replicas by name). podman only recommends netavark, and CNI's has no DNS without a plugin.
 missing=()
 for tool in podman runc debootstrap podman-compose; do command -v "$tool" > /dev/null || missing+=("$tool"); done
+for helper in netavark aardvark-dns; do [ -x "/usr/lib/podman/$helper" ] || missing+=("$helper"); done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "container step: installing ${missing[*]} from Debian"
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman runc debootstrap podman-compose > /dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman runc debootstrap podman-compose netavark aardvark-dns > /dev/null
 fi
 echo "container step: $(podman --version), runc $(runc --version | head -n 1 | awk '{ print $3 }')"
 
@@ -50,6 +55,14 @@ else
 fi
 echo "container step: stand-in base in $(elapsed "$started")"
 
+# Stand-ins for the official redis and haproxy images of compose.replicas.yaml: Debian's packages on the same base.
+started=$(seconds)
+for standin in redis:"$redis_image" haproxy:"$haproxy_image"; do
+  podman build --quiet --build-arg "BASE_IMAGE=$base" --tag "${standin#*:}" \
+    --file "test/container/standin-${standin%%:*}.Containerfile" test/container > /dev/null
+done
+echo "container step: stand-ins for redis and haproxy in $(elapsed "$started")"
+
 started=$(seconds)
 npm pack --silent > /dev/null
 podman build --quiet --format docker --build-arg "BASE_IMAGE=$base" --tag "$image" . > /dev/null
@@ -59,5 +72,6 @@ awk -v size="$size" -v base="$base_size" -v took="$(elapsed "$started")" \
   'BEGIN { printf "container step: image %s built in %s: %.0f MB (%.0f MB over the base)\n", "'"$image"'", took, size / 1e6, (size - base) / 1e6 }'
 
 started=$(seconds)
-PETSTORE_SIM_TEST_IMAGE="$image" npx vitest run --config test/container/vitest.config.ts
+PETSTORE_SIM_TEST_IMAGE="$image" PETSTORE_SIM_TEST_REDIS_IMAGE="$redis_image" PETSTORE_SIM_TEST_HAPROXY_IMAGE="$haproxy_image" \
+  npx vitest run --config test/container/vitest.config.ts
 echo "container step: tests in $(elapsed "$started")"
