@@ -10,7 +10,19 @@ import { faultKinds, journalStatus } from '../http/fault-kinds.ts'
 import { forcedResult, invalidPrefer, preferredStatus } from '../operations/forced-responses.ts'
 import type { OperationContext } from '../operations/operation-context.ts'
 import { createKeyScrubber } from '../journal/journal-redaction.ts'
-import { identifyCaller, pickLatency, refusal, retryAfter, wait, type Caller } from './api-pipeline-steps.ts'
+import type { RecordInput } from '../journal/journal-types.ts'
+import {
+  admissionOf,
+  decide,
+  identifyCaller,
+  pickLatency,
+  refusal,
+  retryAfter,
+  unavailableDecision,
+  wait,
+  type Caller,
+} from './api-pipeline-steps.ts'
+import type { Admission } from '../operations/shared-world.ts'
 
 /**
  * The API's request pipeline, on plain data: authentication, the rate
@@ -58,14 +70,15 @@ interface Exchange {
   readonly request: PlainRequest
   readonly operation: string
   readonly caller: Caller
-  readonly decision: RateLimitDecision
+  /** Set once the limiter (or the shared store) has decided. */
+  decision: RateLimitDecision
   readonly routeHeaders: Readonly<Record<string, string>> | undefined
   readonly started: number
   readonly receivedAt: number
   /** `state.resets()` when the request began: a reset since makes it a request of the state before. */
   readonly generation: number
   /** Set for an answer forced with `Prefer: code=`. */
-  readonly forced?: boolean
+  forced?: boolean
   /** The fault rule that shaped the answer. */
   readonly fault?: FiredFault | undefined
   /** Where the request's body is kept once something has read it, for the journal; none for GET and HEAD. */
@@ -113,14 +126,14 @@ export function createApiPipeline(state: OperationContext, options: PipelineOpti
   }
 
   /** Journals an answer, and returns it with its journal entry; nothing is journaled after a reset. */
-  function recordAnswer(exchange: Exchange, result: OperationResult, response: PlainResponse): PlainResponse {
+  function recordAnswer(exchange: Exchange, result: OperationResult, response: PlainResponse): PlainResponse | Promise<PlainResponse> {
     const { request, caller, fault } = exchange
     const { headers, body } = response
     const transportFault = fault?.fault === undefined ? undefined : { kind: fault.fault, hangMs: fault.hangMs }
     // A reset is a clean cut: an answer to a request that began before it is sent, but neither journaled nor
     // published after it (50 requests under latency were journaled after a reset, their 201s naming pets it removed).
     if (state.resets() !== exchange.generation) return { ...response, transportFault }
-    const journalEntry = state.journal.record({
+    const input: RecordInput = {
       atMs: exchange.receivedAt,
       method: request.method,
       path: request.query === '' ? request.path : `${request.path}?${request.query}`,
@@ -135,8 +148,15 @@ export function createApiPipeline(state: OperationContext, options: PipelineOpti
       fault: fault?.ruleId,
       // References to what nothing changes: the request's header list and body, the frozen headers, the body text.
       exchange: { rawHeaders: request.headerList?.(), requestBody: exchange.body?.bytes, responseHeaders: headers, responseBody: body },
-    })
-    return { ...response, journalEntry, transportFault }
+    }
+    const { shared } = state
+    if (shared === undefined) return { ...response, journalEntry: state.journal.record(input), transportFault }
+    // In the fleet's journal before the answer goes: a journal read on any instance once the client has it lists it.
+    // An answer whose entry the store lost is still sent (the operation has happened), without its entry.
+    return shared.record(input).then(
+      (journalEntry) => ({ ...response, journalEntry, transportFault }),
+      () => ({ ...response, transportFault }),
+    )
   }
 
   /** Runs the resolver, or the fault rule that fires, for an authenticated request within its limits. */
@@ -168,6 +188,54 @@ export function createApiPipeline(state: OperationContext, options: PipelineOpti
     return fault.delayMs > 0 ? delay(fault.delayMs).then(act) : act()
   }
 
+  /** The request past the limiter: a forced answer, a refusal, or the operation (or a fault rule) answering it. */
+  function proceed(
+    started: Exchange,
+    match: RouteMatch,
+    preferred: number | undefined,
+    forcible: boolean,
+    admission: Admission,
+    decision: RateLimitDecision,
+  ): PlainResponse | Promise<PlainResponse> {
+    started.decision = decision
+    const { request, caller } = started
+    // A caller over its limit, or banned, still gets its 429: forcing is not a way round the limits.
+    if (admission === 'forced' && decision.outcome === 'allowed' && match.kind === 'operation') {
+      started.forced = true
+      const outcome = forcedResult(
+        match.route,
+        { request, params: match.params, state, status: preferred! },
+        retryAfter(decision, started.receivedAt),
+      )
+      return isPromiseLike(outcome) ? outcome.then((result) => finish(started, result)) : finish(started, outcome)
+    }
+    let exchange = started
+    let outcome: OperationResult | Promise<OperationResult>
+    try {
+      // Authentication and the limiter come before routing: every request under the prefix counts.
+      if (decision.outcome !== 'allowed') throw refusal(decision, caller.plan)
+      if (caller.key === undefined) throw caller.problem
+      if (match.kind === 'unknown-path') throw new ApiError('route_not_found', `No route ${request.method} ${request.path}`)
+      if (match.kind === 'wrong-method') {
+        throw new ApiError('method_not_allowed', `${request.method} is not supported here; use ${match.allow}`, { Allow: match.allow })
+      }
+      if (preferred !== undefined && !forcible) throw invalidPrefer(match.route, preferred, faultOnlyStatuses)
+      // Fault rules act on authenticated requests within their limits, which they count (see the README).
+      if (faults.active) exchange = { ...exchange, fault: faults.fire(match.route, request.method, request.path, caller.key) }
+      outcome = operate(exchange, match)
+    } catch (error) {
+      outcome = errorResult(error)
+    }
+    const settled = exchange
+    if (isPromiseLike(outcome)) {
+      return outcome.then(
+        (result) => finish(settled, result),
+        (error: unknown) => finish(settled, errorResult(error)),
+      )
+    }
+    return finish(settled, outcome)
+  }
+
   return {
     table,
     faults,
@@ -191,59 +259,29 @@ export function createApiPipeline(state: OperationContext, options: PipelineOpti
       const prefer = state.prefer ? request.header('prefer') : undefined
       const preferred = prefer === undefined ? undefined : preferredStatus(prefer)
       const forcible = preferred !== undefined && match.kind === 'operation' && match.route.definition.statuses.includes(preferred)
-      const standing = forcible ? state.limiter.peek(caller.bucket, caller.plan) : undefined
-      // A caller over its limit, or banned, still gets its 429: forcing is not a way round the limits.
-      if (forcible && standing?.outcome === 'allowed' && (caller.key !== undefined || preferred === 401)) {
-        const exchange: Exchange = {
-          request,
-          operation,
-          caller,
-          decision: standing,
-          routeHeaders,
-          started,
-          receivedAt,
-          forced: true,
-          body,
-          generation,
-          laneHeaders,
-        }
-        const outcome = forcedResult(
-          match.route,
-          { request, params: match.params, state, status: preferred },
-          retryAfter(standing, receivedAt),
-        )
-        return isPromiseLike(outcome) ? outcome.then((result) => finish(exchange, result)) : finish(exchange, outcome)
+      const admission = admissionOf(forcible && (caller.key !== undefined || preferred === 401), counting === 'uncounted-anonymous', caller)
+      const exchange: Exchange = {
+        request,
+        operation,
+        caller,
+        decision: undefined as unknown as RateLimitDecision,
+        routeHeaders,
+        started,
+        receivedAt,
+        body,
+        generation,
+        laneHeaders,
       }
-
-      const decision =
-        counting === 'uncounted-anonymous' && caller.key === undefined
-          ? state.limiter.peek(caller.bucket, caller.plan)
-          : state.limiter.consume(caller.bucket, caller.plan)
-      let exchange: Exchange = { request, operation, caller, decision, routeHeaders, started, receivedAt, body, generation, laneHeaders }
-      let outcome: OperationResult | Promise<OperationResult>
-      try {
-        // Authentication and the limiter come before routing: every request under the prefix counts.
-        if (decision.outcome !== 'allowed') throw refusal(decision, caller.plan)
-        if (caller.key === undefined) throw caller.problem
-        if (match.kind === 'unknown-path') throw new ApiError('route_not_found', `No route ${request.method} ${request.path}`)
-        if (match.kind === 'wrong-method') {
-          throw new ApiError('method_not_allowed', `${request.method} is not supported here; use ${match.allow}`, { Allow: match.allow })
-        }
-        if (preferred !== undefined && !forcible) throw invalidPrefer(match.route, preferred, faultOnlyStatuses)
-        // Fault rules act on authenticated requests within their limits, which they count (see the README).
-        if (faults.active) exchange = { ...exchange, fault: faults.fire(match.route, request.method, request.path, caller.key) }
-        outcome = operate(exchange, match)
-      } catch (error) {
-        outcome = errorResult(error)
-      }
-      const settled = exchange
-      if (isPromiseLike(outcome)) {
-        return outcome.then(
-          (result) => finish(settled, result),
-          (error: unknown) => finish(settled, errorResult(error)),
-        )
-      }
-      return finish(settled, outcome)
+      const { shared } = state
+      if (shared === undefined) return proceed(exchange, match, preferred, forcible, admission, decide(state.limiter, caller, admission))
+      // The shared store decides (one round trip); one it cannot reach is a 503 that counted nothing.
+      return shared.admit(caller.bucket, caller.plan, admission).then(
+        (decision) => proceed(exchange, match, preferred, forcible, admission, decision),
+        (error: unknown) => {
+          exchange.decision = unavailableDecision(caller.plan, receivedAt)
+          return finish(exchange, errorResult(error))
+        },
+      )
     },
   }
 }
