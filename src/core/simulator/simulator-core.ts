@@ -94,7 +94,7 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
   if (!(Number.isSafeInteger(bodyLimit) && bodyLimit >= 0))
     throw new RangeError(`bodyLimit must be a whole number of bytes (got ${bodyLimit})`)
   const petJson = createJsonCache(petJsonCacheSize)
-  const shared = options.shared?.({ sandboxPath })
+  const shared = options.shared?.({ sandboxPath, options })
   const state: OperationContext = {
     store,
     keyRing,

@@ -86,7 +86,7 @@ export interface SimulatorOptions {
   /**
    * @internal
    * Keeps the world in a shared store (`--store`, the Node side's `connectStore`): called once per world (the default
-   * one, each sandbox) with the world's sandbox path (`''` for the default one).
+   * one, each sandbox) with the world's sandbox path (`''` for the default one) and the options it is made from.
    */
   shared?: SharedWorlds
 }
@@ -106,7 +106,7 @@ export interface SharedWorldLink extends SharedWorld {
 }
 
 /** @internal Makes the link of each world; see {@link SimulatorOptions.shared}. */
-export type SharedWorlds = (world: { readonly sandboxPath: string }) => SharedWorldLink
+export type SharedWorlds = (world: { readonly sandboxPath: string; readonly options: SimulatorOptions }) => SharedWorldLink
 
 /**
  * One simulated Animal Store without any transport: its store, keys, clock,

@@ -1,4 +1,5 @@
 import type { App, AppOptions } from '../../app/app.ts'
+import { parseStoreUrl } from './store-url.ts'
 
 /** How to reach the shared store (`--store`, docs/sharing.md). */
 export interface StoreOptions {
@@ -37,7 +38,23 @@ export class StoreStartError extends Error {
   override readonly name = 'StoreStartError'
 }
 
-/** Connects to the store and checks it (server version, scripting, data format); see {@link StoreOptions}. */
-export function connectStore(options: StoreOptions): Promise<SharedStore> {
-  return Promise.reject(new StoreStartError(`--store ${options.url}: the shared store is not built yet`))
+/**
+ * Connects to the store and checks it (server version, scripting, data format); see {@link StoreOptions}. The Redis
+ * client is loaded here, by a dynamic import, and only here: nothing else of the package loads it.
+ */
+export async function connectStore(options: StoreOptions): Promise<SharedStore> {
+  const fail = (cause: string) => new StoreStartError(`--store ${shown(options.url)}: ${cause}`)
+  let address
+  try {
+    address = parseStoreUrl(options.url)
+  } catch (error) {
+    throw fail((error as Error).message)
+  }
+  const { openSharedStore } = await import('./store-session.ts')
+  return openSharedStore(options, address, (cause) => new StoreStartError(`--store ${address.display}: ${cause}`))
+}
+
+/** The URL as given, its password hidden, for a URL that could not be read. */
+function shown(url: string): string {
+  return url.replace(/\/\/([^/@:]*):[^/@]*@/, '//$1:***@')
 }
