@@ -1,46 +1,61 @@
-import { createNodeApp } from '../../src/node/node-app.ts'
+import { createNodeApp, startServer, type RunningServer } from '../../src/node.ts'
 import type { App, AppOptions } from '../../src/app/app.ts'
 import { connectStore, type SharedStore, type StoreOptions } from '../../src/node/shared-store/connect-store.ts'
+import { checkedFetch } from '../support/checked-fetch.ts'
 
-/** Several apps (instances) on one store, as several processes would be: each with a connection of its own. */
+/**
+ * Several instances on one store, as several processes would be: each its own connection, app and server on a
+ * loopback port. `api` contract-checks every answer (a 503 `store_unavailable` is outside the contract: the outage
+ * tests read those with `raw`).
+ */
 export interface Fleet {
   readonly apps: readonly App[]
   readonly stores: readonly SharedStore[]
-  /** A request to instance `index`, as a client on 127.0.0.1 sends it. */
-  send(index: number, method: string, path: string, init?: { readonly key?: string; readonly body?: unknown; readonly headers?: Record<string, string> }): Promise<Response>
+  readonly origins: readonly string[]
+  api(index: number, path: string, init?: RequestInit & { readonly key?: string }): Promise<Response>
+  raw(index: number, path: string, init?: RequestInit & { readonly key?: string }): Promise<Response>
+  control(index: number, path: string, method?: string, body?: unknown): Promise<Response>
   close(): Promise<void>
 }
 
-export async function startFleet(
-  size: number,
-  store: Omit<StoreOptions, 'url'> & { readonly url: string },
-  options: AppOptions = {},
-): Promise<Fleet> {
+export async function startFleet(size: number, store: StoreOptions, options: AppOptions = {}): Promise<Fleet> {
   const stores: SharedStore[] = []
   const apps: App[] = []
+  const servers: RunningServer[] = []
   for (let index = 0; index < size; index++) {
     const connected = await connectStore({ waitMs: 2000, timeoutMs: 300, ...store })
     const app = createNodeApp({ ...connected.appOptions, ...options })
     await connected.attach(app)
     stores.push(connected)
     apps.push(app)
+    servers.push(await startServer({ app, port: 0, host: '127.0.0.1', log: 'silent' }))
+  }
+  const origins = servers.map((server) => server.url.replace(/\/$/, ''))
+  const request = (init: RequestInit & { readonly key?: string }): RequestInit => {
+    const { key = 'demo-free-key', ...rest } = init
+    return { ...rest, headers: { ...(key === '' ? {} : { authorization: `Bearer ${key}` }), ...(rest.headers as Record<string, string>) } }
   }
   return {
     apps,
     stores,
-    send(index, method, path, init = {}) {
-      const headers: Record<string, string> = { ...init.headers }
-      if (init.key !== undefined) headers.authorization = `Bearer ${init.key}`
-      if (init.body !== undefined) headers['content-type'] = 'application/json'
-      const request = new Request(`http://localhost${path}`, {
+    origins,
+    api: (index, path, init = {}) => checkedFetch(`${origins[index]}/v1${path}`, request(init)),
+    raw: (index, path, init = {}) => fetch(`${origins[index]}/v1${path}`, request(init)),
+    control: (index, path, method = 'GET', body = undefined) =>
+      fetch(`${origins[index]}${path}`, {
         method,
-        headers,
-        body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      })
-      return apps[index]!.fetch(request, { clientAddress: '127.0.0.1' })
-    },
+        ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+      }),
     async close() {
+      await Promise.all(servers.map((server) => server.close()))
       for (const connected of stores) await connected.close()
     },
   }
 }
+
+/** A createPet body. */
+export const newPet = (name: string): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ name, categoryId: 1 }),
+})

@@ -75,8 +75,11 @@ interface Exchange {
   readonly routeHeaders: Readonly<Record<string, string>> | undefined
   readonly started: number
   readonly receivedAt: number
-  /** `state.resets()` when the request began: a reset since makes it a request of the state before. */
-  readonly generation: number
+  /**
+   * `state.resets()` when the request began (with a shared store: once the store admitted it, for bringing the world
+   * up to date on the way is no reset of the client's): a reset since makes it a request of the state before.
+   */
+  generation: number
   /** Set for an answer forced with `Prefer: code=`. */
   forced?: boolean
   /** The fault rule that shaped the answer. */
@@ -276,7 +279,10 @@ export function createApiPipeline(state: OperationContext, options: PipelineOpti
       if (shared === undefined) return proceed(exchange, match, preferred, forcible, admission, decide(state.limiter, caller, admission))
       // The shared store decides (one round trip); one it cannot reach is a 503 that counted nothing.
       return shared.admit(caller.bucket, caller.plan, admission).then(
-        (decision) => proceed(exchange, match, preferred, forcible, admission, decision),
+        (decision) => {
+          exchange.generation = state.resets()
+          return proceed(exchange, match, preferred, forcible, admission, decision)
+        },
         (error: unknown) => {
           exchange.decision = unavailableDecision(caller.plan, receivedAt)
           return finish(exchange, errorResult(error))

@@ -28,8 +28,10 @@ export function startJournalTail(client: Redis): { follow(stream: string, journa
           'STREAMS',
           ...streams.map(([stream]) => stream),
           ...streams.map(([, journal]) => journal.lastId),
-        )) as [string, [string, string[]][]][] | null
-        for (const [stream, entries] of reply ?? []) {
+        )) as unknown[] | null
+        // RESP2 answers [[stream, entries], …]; RESP3 a map, which the client gives flat: stream, entries, ….
+        const pairs = reply === null ? [] : Array.isArray(reply[0]) ? (reply as [string, Entries][]) : pairsOf(reply)
+        for (const [stream, entries] of pairs) {
           followed.get(stream)?.apply(entries.flatMap(([id, fields]) => [id, fields[1], fields[3], fields[5]]))
         }
       } catch {
@@ -46,4 +48,12 @@ export function startJournalTail(client: Redis): { follow(stream: string, journa
       client.disconnect()
     },
   }
+}
+
+type Entries = [string, string[]][]
+
+function pairsOf(flat: readonly unknown[]): [string, Entries][] {
+  const pairs: [string, Entries][] = []
+  for (let index = 0; index + 1 < flat.length; index += 2) pairs.push([String(flat[index]), flat[index + 1] as Entries])
+  return pairs
 }
