@@ -11,7 +11,10 @@ beforeAll(async () => {
   fleet = await startFleet(
     3,
     { url: redis.socketUrl },
-    { keys: { 'k-fifty': 'enterprise:50/100000', 'k-ban': 'enterprise:2/100000', 'k-day': 'enterprise:100/30' }, ban: { after: 2, durationMs: 600_000 } },
+    {
+      keys: { 'k-fifty': 'enterprise:50/100000', 'k-ban': 'enterprise:2/100000', 'k-day': 'enterprise:100/30' },
+      ban: { after: 2, durationMs: 600_000 },
+    },
   )
 })
 afterAll(async () => {
@@ -21,9 +24,7 @@ afterAll(async () => {
 
 describe('limits across instances', () => {
   it('gives exactly 50 × 200 and 150 × 429 for 200 concurrent requests of a 50/min key split over 3 instances', async () => {
-    const answers = await Promise.all(
-      Array.from({ length: 200 }, (_, index) => fleet.api(index % 3, '/pets?limit=1', { key: 'k-fifty' })),
-    )
+    const answers = await Promise.all(Array.from({ length: 200 }, (_, index) => fleet.api(index % 3, '/pets?limit=1', { key: 'k-fifty' })))
     const statuses = answers.map((answer) => answer.status)
     expect(statuses.filter((status) => status === 200)).toHaveLength(50)
     expect(statuses.filter((status) => status === 429)).toHaveLength(150)

@@ -24,7 +24,9 @@ describe('one world across instances', () => {
     const onAnother = await fleet.api(1, `/pets/${rex.id}`, { key: 'demo-pro-key' })
     expect(await json(onAnother)).toEqual(rex)
     // Ids come from the store: concurrent creates on every instance never share one.
-    const many = await Promise.all([0, 1, 2, 0, 1, 2].map(async (index) => json(await fleet.api(index, '/pets', { ...newPet('Fido'), key: 'demo-pro-key' }))))
+    const many = await Promise.all(
+      [0, 1, 2, 0, 1, 2].map(async (index) => json(await fleet.api(index, '/pets', { ...newPet('Fido'), key: 'demo-pro-key' }))),
+    )
     const ids = many.map((pet) => pet.id)
     expect(new Set(ids).size).toBe(6)
     const listed = await json(await fleet.api(2, '/pets?limit=100', { key: 'demo-pro-key' }))
@@ -51,12 +53,14 @@ describe('one world across instances', () => {
     const faulted = await fleet.api(1, '/pets?limit=1', { key: 'demo-pro-key' })
     expect(faulted.status).toBe(503)
     expect(faulted.headers.get('petstore-sim-fault')).toBe(added.ids[0])
-    expect((await json(await fleet.control(2, '/__sim/faults'))).faults).toMatchObject([{ id: added.ids[0], operation: 'listPets', status: 503 }])
+    expect((await json(await fleet.control(2, '/__sim/faults'))).faults).toMatchObject([
+      { id: added.ids[0], operation: 'listPets', status: 503 },
+    ])
     expect((await fleet.control(2, '/__sim/faults', 'DELETE')).status).toBeLessThan(300)
     expect((await fleet.api(0, '/pets?limit=1', { key: 'demo-pro-key' })).status).toBe(200)
   })
 
-  it('lists every instance\'s requests in the journal of any, with one sequence', async () => {
+  it("lists every instance's requests in the journal of any, with one sequence", async () => {
     expect((await fleet.control(1, '/__sim/requests', 'DELETE')).status).toBeLessThan(300)
     for (const index of [0, 1, 2, 0]) await fleet.api(index, `/pets?limit=${index + 1}`, { key: 'demo-pro-key' })
     for (const index of [0, 1, 2]) {
@@ -75,7 +79,7 @@ describe('one world across instances', () => {
     expect((await json(await waiting)).request).toMatchObject({ operation: 'getPet', path: '/v1/pets/1' })
   })
 
-  it('feeds every instance\'s pact and coverage from the whole fleet', async () => {
+  it("feeds every instance's pact and coverage from the whole fleet", async () => {
     await fleet.api(1, '/pets/999999', { key: 'demo-pro-key' })
     const coverage = await json(await fleet.control(2, '/__sim/coverage'))
     expect(JSON.stringify(coverage)).toContain('404')
@@ -93,10 +97,21 @@ describe('one world across instances', () => {
   })
 
   it('shares a sandbox across instances and keeps it apart from the others', async () => {
-    const made = await json(await fetch(`${fleet.origins[0]}/sandboxes/team-a/v1/pets`, { method: 'POST', headers: { authorization: 'Bearer demo-pro-key', 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Boxed', categoryId: 2 }) }))
-    const read = await fetch(`${fleet.origins[1]}/sandboxes/team-a/v1/pets/${made.id}`, { headers: { authorization: 'Bearer demo-pro-key' } })
+    const made = await json(
+      await fetch(`${fleet.origins[0]}/sandboxes/team-a/v1/pets`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer demo-pro-key', 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Boxed', categoryId: 2 }),
+      }),
+    )
+    const read = await fetch(`${fleet.origins[1]}/sandboxes/team-a/v1/pets/${made.id}`, {
+      headers: { authorization: 'Bearer demo-pro-key' },
+    })
     expect(await json(read)).toEqual(made)
-    expect((await fetch(`${fleet.origins[2]}/sandboxes/team-b/v1/pets/${made.id}`, { headers: { authorization: 'Bearer demo-pro-key' } })).status).toBe(404)
+    expect(
+      (await fetch(`${fleet.origins[2]}/sandboxes/team-b/v1/pets/${made.id}`, { headers: { authorization: 'Bearer demo-pro-key' } }))
+        .status,
+    ).toBe(404)
     expect((await fleet.api(2, `/pets/${made.id}`, { key: 'demo-pro-key' })).status).toBe(404)
     const { requests } = await json(await fetch(`${fleet.origins[2]}/sandboxes/team-a/__sim/requests`))
     expect(requests.map((entry: any) => entry.path)).toEqual(['/sandboxes/team-a/v1/pets', `/sandboxes/team-a/v1/pets/${made.id}`])

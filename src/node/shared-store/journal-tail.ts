@@ -17,7 +17,7 @@ export function startJournalTail(client: Redis): { follow(stream: string, journa
         await new Promise((resolve) => setTimeout(resolve, 200))
         continue
       }
-      const streams = [...followed]
+      const streams = [...followed].map(([stream, journal]) => [stream, journal, journal.restarts] as const)
       try {
         const reply = (await client.call(
           'XREAD',
@@ -32,7 +32,11 @@ export function startJournalTail(client: Redis): { follow(stream: string, journa
         // RESP2 answers [[stream, entries], …]; RESP3 a map, which the client gives flat: stream, entries, ….
         const pairs = reply === null ? [] : Array.isArray(reply[0]) ? (reply as [string, Entries][]) : pairsOf(reply)
         for (const [stream, entries] of pairs) {
-          followed.get(stream)?.apply(entries.flatMap(([id, fields]) => [id, fields[1], fields[3], fields[5]]))
+          const read = streams.find(([name]) => name === stream)
+          read?.[1].apply(
+            entries.flatMap(([id, fields]) => [id, fields[1], fields[3], fields[5]]),
+            read[2],
+          )
         }
       } catch {
         // The store is away: the requests answer 503 meanwhile; the tail tries again.

@@ -11,8 +11,14 @@ export interface WorldJournal {
   readonly lastId: string
   /** Starts a new entry of this instance: its origin tag for the stream, and the promise of its recorded entry. */
   begin(input: RecordInput): { readonly origin: string; readonly recorded: Promise<RecordedRequest>; cancel(error: unknown): void }
-  /** Applies stream entries (flattened id, sequence, origin, payload), skipping those applied already. */
-  apply(flat: readonly unknown[]): void
+  /** How many times the stream was cleared: a read sent before a clear is not applied after it. */
+  readonly restarts: number
+  /**
+   * Applies stream entries (flattened id, sequence, origin, payload) read when {@link restarts} was `restartsAtRead`,
+   * skipping those applied already. A read of the stream before it was cleared is dropped: applied after the clear, its
+   * entries would move `lastId` past entries of the new stream not yet applied.
+   */
+  apply(flat: readonly unknown[], restartsAtRead: number): void
   /** After the store's reply: an entry of this instance the stream no longer held (a journal of size 0) is recorded here. */
   settle(origin: string): void
   /** The stream was cleared (a journal clear, a new epoch): the next entries start from the stream's beginning. */
@@ -21,11 +27,15 @@ export interface WorldJournal {
 
 export function createWorldJournal(journal: () => RequestJournal, instanceId: string): WorldJournal {
   let lastId = '0'
+  let restarts = 0
   let counter = 0
   const pending = new Map<string, { readonly input: RecordInput; resolve(entry: RecordedRequest): void }>()
   return {
     get lastId() {
       return lastId
+    },
+    get restarts() {
+      return restarts
     },
     begin(input) {
       const origin = `${instanceId}:${++counter}`
@@ -43,7 +53,8 @@ export function createWorldJournal(journal: () => RequestJournal, instanceId: st
         cancel: (error) => cancel(error),
       }
     },
-    apply(flat) {
+    apply(flat, restartsAtRead) {
+      if (restartsAtRead !== restarts) return
       for (let index = 0; index + 3 < flat.length; index += 4) {
         const id = String(flat[index])
         if (compareIds(id, lastId) <= 0) continue
@@ -66,6 +77,7 @@ export function createWorldJournal(journal: () => RequestJournal, instanceId: st
       own.resolve(journal().record(own.input))
     },
     restart() {
+      restarts++
       lastId = '0'
     },
   }

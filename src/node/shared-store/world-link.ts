@@ -120,9 +120,10 @@ export function createWorldLink(link: WorldLinkOptions): SharedWorldLink & {
     },
     record(input) {
       const entry = journal.begin(input)
+      const restarts = journal.restarts
       connection.run(scripts.record, [metaKey], [prefix, capacity, encodeEntry(input), entry.origin, journal.lastId]).then(
         (reply) => {
-          journal.apply(reply as unknown[])
+          journal.apply(reply as unknown[], restarts)
           journal.settle(entry.origin)
         },
         (error: unknown) => entry.cancel(error),

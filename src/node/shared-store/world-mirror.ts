@@ -175,8 +175,12 @@ export function createWorldMirror(options: WorldMirrorOptions) {
       })
     }
     core.limiter.load(records)
+    const restarts = journal.restarts
     const entries = (await call('XRANGE', `${prefix}journal`, `(${journal.lastId}`, '+', 'COUNT', 10_000)) as [string, string[]][]
-    journal.apply(entries.flatMap(([id, fields]) => [id, fields[1], fields[3], fields[5]]))
+    journal.apply(
+      entries.flatMap(([id, fields]) => [id, fields[1], fields[3], fields[5]]),
+      restarts,
+    )
   }
 
   /** Adds the created pets a reply carried from `first` on (those this copy lacks), fetching the rest up to `total`. */
