@@ -24,6 +24,8 @@ export interface StoreConnection {
   readonly timeoutMs: number
   /** Runs a script; rejects with a 503 `store_unavailable` naming the cause when the store does not answer. */
   run(script: StoreScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown>
+  /** The 503 of a request the store could not decide, naming the store and `cause`. */
+  unavailable(cause: string): ApiError
   /** Any other command, the same way. */
   call(command: string, ...args: (string | number)[]): Promise<unknown>
   health(): { readonly ready: boolean; readonly cause?: string | undefined }
@@ -52,6 +54,10 @@ export function clientOptions(address: StoreAddress, timeoutMs: number, retry: b
 /** Keeps the store's health from what its commands and a ping each second meet; answers 503s naming the cause. */
 export function createStoreConnection(client: Redis, address: StoreAddress, namespace: string, timeoutMs: number): StoreConnection {
   let cause: string | undefined
+  const unavailable = (why: string) =>
+    new ApiError('store_unavailable', `The shared store at ${address.display} ${why}; nothing was counted or changed`, {
+      'Retry-After': '1',
+    })
   const failed = (error: unknown) => {
     const message = error instanceof Error ? error.message : String(error)
     cause = /timed? ?out/i.test(message)
@@ -59,9 +65,7 @@ export function createStoreConnection(client: Redis, address: StoreAddress, name
       : client.status === 'ready'
         ? `failed: ${message}`
         : `is unreachable (${client.status}${lastConnectError === undefined ? '' : `: ${lastConnectError}`})`
-    return new ApiError('store_unavailable', `The shared store at ${address.display} ${cause}; nothing was counted or changed`, {
-      'Retry-After': '1',
-    })
+    return unavailable(cause)
   }
   let lastConnectError: string | undefined
   client.on('error', (error: NodeJS.ErrnoException) => {
@@ -96,6 +100,7 @@ export function createStoreConnection(client: Redis, address: StoreAddress, name
     timeoutMs,
     run,
     call,
+    unavailable: (why) => unavailable(`${why} (${timeoutMs} ms)`),
     health: () =>
       client.status === 'ready' && cause === undefined
         ? { ready: true }

@@ -5,7 +5,12 @@ import { storeScript } from './store-connection.ts'
 // per world) as ARGV[1]: the other keys of the world are named from it. Numbers come back as integer replies (Lua
 // numbers are doubles; `tostring` would print 1.7e+12).
 
-/** Reads the world's version and clock; `stale` (with nothing decided) when the caller's copy is behind. */
+/**
+ * Reads the world's version and clock; `stale` (with nothing decided) when the caller's copy is behind. The last ARGV
+ * of every script that uses it is the instant (the store's clock) past which the instance no longer waits for the
+ * answer: a script run later (it waited in the queue of a paused store) is `expired` and changes nothing, so a request
+ * answered 503 never counts.
+ */
 const header = `
 local meta = KEYS[1]
 local prefix = ARGV[1]
@@ -13,10 +18,13 @@ local m = redis.call('HMGET', meta, 'version', 'epoch', 'clockOffsetMs', 'clockF
 if not m[1] then return {'absent'} end
 if m[1] ~= ARGV[2] then return {'stale', m[1]} end
 local epochPrefix = prefix .. 'e' .. m[2] .. ':'
+local t = redis.call('TIME')
+local realNow = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+-- A request the instance has answered 503 already (the script waited in a paused store's queue): decided not at all.
+if realNow > tonumber(ARGV[#ARGV]) then return {'expired'} end
 local function storeNow()
   if m[4] and m[4] ~= '' then return tonumber(m[4]) end
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(m[3] or '0')
+  return realNow + tonumber(m[3] or '0')
 end
 `
 
@@ -25,7 +33,7 @@ end
  * world's offset, or its frozen instant), the ban, both fixed windows (UTC minute and day) that never move back, the
  * ban after `after` refusals in a row. `peek` counts nothing; `forced` peeks and consumes only when refused.
  * ARGV: prefix, version, caller, perMinute, perDay, banAfter (-1: none), banMs, admission, anonymous TTL ms (0: none),
- * pets the caller's copy holds. Reply: ok, outcome (0 allowed, 1 limited, 2 banned), window (0 minute, 1 day, 2 ban),
+ * pets the caller's copy holds, deadline. Reply: ok, outcome (0 allowed, 1 limited, 2 banned), window (0 minute, 1 day, 2 ban),
  * limit, remaining, reset (unix s), retry-after (s), created pets, then up to 50 created pets past the caller's count.
  */
 export const admitScript = `${header}
@@ -109,7 +117,7 @@ return allowed(perMinute - minuteCount, perDay - dayCount)
 /**
  * createPet: the pet (as its NewPet JSON) appended to the epoch's created pets, its id the epoch's first id plus its
  * place, so ids are the fleet's and in order; the cap (`maxPets`) and the last id checked here.
- * ARGV: prefix, version, pets the caller's copy holds, NewPet JSON, maxPets, last id.
+ * ARGV: prefix, version, pets the caller's copy holds, NewPet JSON, maxPets, last id, deadline.
  * Reply: ok, id, then the created pets past the caller's count (its own last); or full, next id.
  */
 export const createPetScript = `${header}

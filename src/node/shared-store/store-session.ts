@@ -35,7 +35,14 @@ export async function openSharedStore(options: StoreOptions, address: StoreAddre
       clock,
       shared({ sandboxPath, options: worldOptions }) {
         const world = sandboxPath === '' ? 'default' : `sandbox:${sandboxPath.replace(/^\/sandboxes\//, '')}`
-        const link = createWorldLink({ connection, world, options: worldOptions, instanceId, fingerprint: fingerprint(worldOptions) })
+        const link = createWorldLink({
+          connection,
+          world,
+          options: worldOptions,
+          instanceId,
+          fingerprint: fingerprint(worldOptions),
+          clock,
+        })
         links.set(world, link)
         tail.follow(`${link.mirror.prefix}journal`, link.journal)
         return link

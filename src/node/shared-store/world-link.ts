@@ -6,6 +6,7 @@ import type { Pet } from '../../core/model/pet-types.ts'
 import type { SharedWorldLink, SimulatorCore, SimulatorOptions } from '../../core/simulator/simulator-options.ts'
 import { maxPetId } from '../../core/model/pet-types.ts'
 import type { StoreConnection } from './store-connection.ts'
+import type { Clock } from '../../core/time/clock.ts'
 import { storeScripts } from './store-scripts.ts'
 import { createWorldJournal, encodeEntry, type WorldJournal } from './world-journal.ts'
 import { createWorldMirror, type WorldMirror } from './world-mirror.ts'
@@ -25,6 +26,8 @@ export interface WorldLinkOptions {
   readonly options: SimulatorOptions
   readonly instanceId: string
   readonly fingerprint: string
+  /** The instance's reading of the store's clock. */
+  readonly clock: Clock
 }
 
 /** A world kept in the shared store: the pipeline's hook (admission, createPet, journal) and the control plane's. */
@@ -46,11 +49,14 @@ export function createWorldLink(link: WorldLinkOptions): SharedWorldLink & {
   const ban = options.ban === false ? undefined : { ...defaults.ban, ...options.ban }
   const maxPets = options.maxPets ?? defaults.maxPets
   const capacity = options.journalSize ?? defaults.journalSize
+  /** When the instance stops waiting for a script, on the store's clock (the instance's clock runs on it). */
+  const deadline = () => link.clock.now() + connection.timeoutMs
 
   /** Runs a script that answers `stale` while the copy is behind: brought up to date, then sent again. */
   async function fresh(send: () => Promise<unknown[]>): Promise<unknown[]> {
     for (let attempt = 0; ; attempt++) {
       const reply = await send()
+      if (reply[0] === 'expired') throw connection.unavailable('did not answer within its timeout')
       if (reply[0] !== 'stale' && reply[0] !== 'absent') return reply
       if (attempt === maxStaleRetries) {
         throw new ApiError('store_unavailable', `The shared store at ${connection.display} changed on every try: the world kept changing`, {
@@ -89,6 +95,7 @@ export function createWorldLink(link: WorldLinkOptions): SharedWorldLink & {
             admission,
             bucket.startsWith('anonymous:') ? anonymousBucketTtlMs : 0,
             sentPets,
+            deadline(),
           ],
         ) as Promise<unknown[]>
       })
@@ -104,7 +111,7 @@ export function createWorldLink(link: WorldLinkOptions): SharedWorldLink & {
         return connection.run(
           scripts.createPet,
           [metaKey],
-          [prefix, mirror.version, sentPets, JSON.stringify(newPet), maxPets, maxPetId],
+          [prefix, mirror.version, sentPets, JSON.stringify(newPet), maxPets, maxPetId, deadline()],
         ) as Promise<unknown[]>
       })
       if (reply[0] === 'full') throw storeFull(Number(reply[1]))

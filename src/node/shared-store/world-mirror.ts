@@ -1,7 +1,7 @@
 import type { BucketRecord } from '../../core/access/rate-limiter.ts'
 import type { NewPet } from '../../core/model/pet-types.ts'
 import type { SimulatorCore } from '../../core/simulator/simulator-options.ts'
-import type { StoreConnection } from './store-connection.ts'
+import { storeFormat, type StoreConnection } from './store-connection.ts'
 import { storeScripts } from './store-scripts.ts'
 import type { WorldJournal } from './world-journal.ts'
 
@@ -54,6 +54,8 @@ export function createWorldMirror(options: WorldMirrorOptions) {
         record.refusedInARow,
         record.bannedUntil ?? '',
       ])
+    // A store that came back empty has lost its format mark too.
+    if (kind === 'init') await call('SET', `${connection.namespace}:format`, storeFormat, 'NX')
     const reply = await connection.run(
       storeScripts.publish,
       [metaKey],
