@@ -24,7 +24,11 @@ export async function startConnection(options: StartOptions): Promise<StoreConne
   let delay = 100
   for (;;) {
     const probe = new Redis(clientOptions(address, options.timeoutMs, false))
-    probe.on('error', () => {})
+    // The socket's error (ECONNREFUSED, ENOENT) reaches this event; connect() rejects with "Connection is closed".
+    let socketError: unknown
+    probe.on('error', (error: unknown) => {
+      socketError ??= error
+    })
     try {
       await probe.connect()
       await check(probe, options)
@@ -33,9 +37,9 @@ export async function startConnection(options: StartOptions): Promise<StoreConne
     } catch (error) {
       probe.disconnect()
       if (error instanceof CheckFailed) throw fail(error.message)
-      const cause = connectCause(error)
+      const cause = connectCause(socketError ?? error)
       attempt++
-      if (Date.now() + delay > deadline) throw fail(`cannot connect (${cause}) for ${Math.round(options.waitMs / 1000)} s`)
+      if (Date.now() + delay > deadline) throw fail(`cannot connect (${cause}) for ${Number((options.waitMs / 1000).toFixed(1))} s`)
       options.onRetry?.(attempt, cause)
       await new Promise((resolve) => setTimeout(resolve, delay))
       delay = Math.min(delay * 2, 2000)
