@@ -22,7 +22,7 @@ import {
   wait,
   type Caller,
 } from './api-pipeline-steps.ts'
-import type { Admission } from '../operations/shared-world.ts'
+import type { Admission, SharedWorld } from '../operations/shared-world.ts'
 
 /**
  * The API's request pipeline, on plain data: authentication, the rate
@@ -154,12 +154,7 @@ export function createApiPipeline(state: OperationContext, options: PipelineOpti
     }
     const { shared } = state
     if (shared === undefined) return { ...response, journalEntry: state.journal.record(input), transportFault }
-    // In the fleet's journal before the answer goes: a journal read on any instance once the client has it lists it.
-    // An answer whose entry the store lost is still sent (the operation has happened), without its entry.
-    return shared.record(input).then(
-      (journalEntry) => ({ ...response, journalEntry, transportFault }),
-      () => ({ ...response, transportFault }),
-    )
+    return recordShared(shared, input, response, transportFault)
   }
 
   /** Runs the resolver, or the fault rule that fires, for an authenticated request within its limits. */
@@ -189,6 +184,31 @@ export function createApiPipeline(state: OperationContext, options: PipelineOpti
       return match.route.definition.resolve(call)
     }
     return fault.delayMs > 0 ? delay(fault.delayMs).then(act) : act()
+  }
+
+  /**
+   * The shared store decides (one round trip); one it cannot reach is a 503 that counted nothing. A function of its
+   * own: its closures would make every request's `respond` allocate their context, in memory too.
+   */
+  function admitShared(
+    shared: SharedWorld,
+    exchange: Exchange,
+    match: RouteMatch,
+    preferred: number | undefined,
+    forcible: boolean,
+    admission: Admission,
+  ): Promise<PlainResponse> {
+    const { caller } = exchange
+    return shared.admit(caller.bucket, caller.plan, admission).then(
+      (decision) => {
+        exchange.generation = state.resets()
+        return proceed(exchange, match, preferred, forcible, admission, decision)
+      },
+      (error: unknown) => {
+        exchange.decision = unavailableDecision(caller.plan, exchange.receivedAt)
+        return finish(exchange, errorResult(error))
+      },
+    )
   }
 
   /** The request past the limiter: a forced answer, a refusal, or the operation (or a fault rule) answering it. */
@@ -277,19 +297,26 @@ export function createApiPipeline(state: OperationContext, options: PipelineOpti
       }
       const { shared } = state
       if (shared === undefined) return proceed(exchange, match, preferred, forcible, admission, decide(state.limiter, caller, admission))
-      // The shared store decides (one round trip); one it cannot reach is a 503 that counted nothing.
-      return shared.admit(caller.bucket, caller.plan, admission).then(
-        (decision) => {
-          exchange.generation = state.resets()
-          return proceed(exchange, match, preferred, forcible, admission, decision)
-        },
-        (error: unknown) => {
-          exchange.decision = unavailableDecision(caller.plan, receivedAt)
-          return finish(exchange, errorResult(error))
-        },
-      )
+      return admitShared(shared, exchange, match, preferred, forcible, admission)
     },
   }
+}
+
+/**
+ * Journals an answer in the fleet's journal before it goes: a journal read on any instance once the client has it
+ * lists it. An answer whose entry the store lost is still sent (the operation has happened), without its entry. Apart
+ * from `recordAnswer`, whose every call would otherwise allocate these closures' context.
+ */
+function recordShared(
+  shared: SharedWorld,
+  input: RecordInput,
+  response: PlainResponse,
+  transportFault: PlainResponse['transportFault'],
+): Promise<PlainResponse> {
+  return shared.record(input).then(
+    (journalEntry) => ({ ...response, journalEntry, transportFault }),
+    () => ({ ...response, transportFault }),
+  )
 }
 
 /**
