@@ -41,7 +41,9 @@ if (process.argv[2] === 'serve') {
   } as const
   const commands = () => {
     const stats = redis.cli('INFO', 'commandstats')
-    return [...stats.matchAll(/^cmdstat_([a-z|]+):calls=(\d+)/gm)].reduce<Record<string, number>>((all, [, name, calls]) => ({ ...all, [name!]: Number(calls) }), {})
+    const counts: Record<string, number> = {}
+    for (const [, name, calls] of stats.matchAll(/^cmdstat_([a-z|]+):calls=(\d+)/gm)) counts[name!] = Number(calls)
+    return counts
   }
   try {
     for (const mode of ['memory', redis.socketUrl]) {
@@ -71,7 +73,9 @@ if (process.argv[2] === 'serve') {
           const cpu = (cpuMicros(child.pid!) - cpuBefore) / result.requests.total
           console.log(
             `${mode === 'memory' ? 'memory' : 'store '} ${name}: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, ${cpu.toFixed(1)} µs CPU/request, ${result.non2xx} non-2xx` +
-              (mode === 'memory' ? '' : `; commands/request ${perRequest.map(([command, calls]) => `${command} ${calls.toFixed(2)}`).join(', ')}`),
+              (mode === 'memory'
+                ? ''
+                : `; commands/request ${perRequest.map(([command, calls]) => `${command} ${calls.toFixed(2)}`).join(', ')}`),
           )
         }
       } finally {

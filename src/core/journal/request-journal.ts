@@ -184,9 +184,10 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
 
   const journal: RequestJournal = {
     record(input, given) {
+      sequence = given ?? sequence + 1
       const exchange = capacity > 0 && maxBytes > 0 ? captureExchange(input.exchange, bodyCap) : undefined
       const entry: RecordedRequest = Object.freeze({
-        sequence: given === undefined ? ++sequence : (sequence = given),
+        sequence,
         atMs: input.atMs,
         wallMs: wallClock.now(),
         method: input.method,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { Redis, type RedisOptions } from 'ioredis'
+import type { Redis, RedisOptions } from 'ioredis'
 import { ApiError } from '../../core/http/api-error.ts'
 import type { StoreAddress } from './store-url.ts'
 
