@@ -13,7 +13,6 @@ import type { NewPet, Pet } from '../model/pet-types.ts'
 export type Admission = 'consume' | 'peek' | 'forced'
 
 /**
- * @internal
  * One world (the default one or a sandbox) kept in a shared store (`--store`): the pipeline asks it, instead of the
  * local limiter and store, for what must be the same on every instance. Each call brings the instance's local copy of
  * the world up to date first, so what the pipeline then reads locally (pets, fault rules, the clock) is the fleet's.
