@@ -28,15 +28,62 @@ local function storeNow()
 end
 `
 
+/** Deletes every key of a world (its prefix given): a sandbox that expired, or that the fleet's cap refused. */
+const dropWorld = `
+local function dropWorld(p)
+  local e = redis.call('HGET', p .. 'meta', 'epoch')
+  if e then
+    local ep = p .. 'e' .. e .. ':'
+    local callers = redis.call('SMEMBERS', ep .. 'callers')
+    for i = 1, #callers do redis.call('DEL', ep .. 'rl:' .. callers[i]) end
+    redis.call('DEL', ep .. 'callers', ep .. 'created', ep .. 'snapshot')
+  end
+  redis.call('DEL', p .. 'meta', p .. 'journal', p .. 'journal-seq')
+end
+`
+
+/**
+ * A sandbox's use, fleet-wide, in the `<ns>:sandboxes` ZSET (name -> last use, store time): a sandbox no instance used
+ * for its idle expiry starts fresh (its keys dropped: `absent`, the instance seeds it again); one new to the fleet past
+ * the cap is refused (`full`, with the seconds until the least recently used expires), its keys dropped. Expired ones
+ * are swept (20 at most) whenever a sandbox starts. ARGV 11..14: sandbox name ('' for the default world), the
+ * namespace's prefix (`<ns>:`), the cap, the idle expiry in ms.
+ */
+const sandboxUse = `
+if ARGV[11] ~= '' then
+  ${dropWorld}
+  local name = ARGV[11]
+  local zkey = ARGV[12] .. 'sandboxes'
+  local max = tonumber(ARGV[13])
+  local idle = tonumber(ARGV[14])
+  local last = redis.call('ZSCORE', zkey, name)
+  if (not last) or tonumber(last) + idle <= realNow then
+    local gone = redis.call('ZRANGEBYSCORE', zkey, '-inf', realNow - idle, 'LIMIT', 0, 20)
+    for i = 1, #gone do
+      dropWorld(ARGV[12] .. '{sandbox:' .. gone[i] .. '}:')
+      redis.call('ZREM', zkey, gone[i])
+    end
+    if last then return {'absent'} end
+    if redis.call('ZCARD', zkey) >= max then
+      dropWorld(prefix)
+      local oldest = redis.call('ZRANGE', zkey, 0, 0, 'WITHSCORES')
+      return {'full', redis.call('ZCARD', zkey), math.max(1, math.ceil((tonumber(oldest[2]) + idle - realNow) / 1000))}
+    end
+  end
+  redis.call('ZADD', zkey, realNow, name)
+end
+`
+
 /**
  * One request's admission, exactly as `core/access/rate-limiter.ts` decides it: the store's clock (`TIME` plus the
  * world's offset, or its frozen instant), the ban, both fixed windows (UTC minute and day) that never move back, the
  * ban after `after` refusals in a row. `peek` counts nothing; `forced` peeks and consumes only when refused.
  * ARGV: prefix, version, caller, perMinute, perDay, banAfter (-1: none), banMs, admission, anonymous TTL ms (0: none),
- * pets the caller's copy holds, deadline. Reply: ok, outcome (0 allowed, 1 limited, 2 banned), window (0 minute, 1 day, 2 ban),
+ * pets the caller's copy holds, the sandbox's use (see `sandboxUse`), deadline. Reply: ok, outcome (0 allowed, 1 limited, 2 banned), window (0 minute, 1 day, 2 ban),
  * limit, remaining, reset (unix s), retry-after (s), created pets, then up to 50 created pets past the caller's count.
  */
 export const admitScript = `${header}
+${sandboxUse}
 local now = storeNow()
 local caller = ARGV[3]
 local perMinute = tonumber(ARGV[4])

@@ -2,6 +2,8 @@ import { createHash, randomUUID } from 'node:crypto'
 import type { App } from '../../app/app.ts'
 import type { SimulatorOptions } from '../../core/simulator/simulator-options.ts'
 import type { Clock } from '../../core/time/clock.ts'
+import { defaults } from '../../core/defaults.ts'
+import type { SandboxOptions } from '../../app/sandboxes.ts'
 import type { SharedStore, StoreOptions } from './store-types.ts'
 import { startJournalTail } from './journal-tail.ts'
 import { startConnection } from './store-start.ts'
@@ -28,13 +30,17 @@ export async function openSharedStore(options: StoreOptions, address: StoreAddre
   const instanceId = randomUUID().slice(0, 8)
   const tail = startJournalTail(connection.duplicate())
   const links = new Map<string, ReturnType<typeof createWorldLink>>()
+  let sandboxLimits = limitsOf({})
   return {
     display: connection.display,
     health: () => connection.health(),
     appOptions: {
       clock,
       shared({ sandboxPath, options: worldOptions }) {
-        const world = sandboxPath === '' ? 'default' : `sandbox:${sandboxPath.replace(/^\/sandboxes\//, '')}`
+        const name = sandboxPath.replace(/^\/sandboxes\//, '')
+        const world = sandboxPath === '' ? 'default' : `sandbox:${name}`
+        // The default world is made first, with the app's options: its `sandboxes` are the fleet's cap and expiry.
+        if (sandboxPath === '') sandboxLimits = limitsOf(worldOptions)
         const link = createWorldLink({
           connection,
           world,
@@ -42,6 +48,7 @@ export async function openSharedStore(options: StoreOptions, address: StoreAddre
           instanceId,
           fingerprint: fingerprint(worldOptions),
           clock,
+          sandboxes: sandboxPath === '' ? undefined : { name, ...sandboxLimits },
         })
         links.set(world, link)
         tail.follow(`${link.mirror.prefix}journal`, link.journal)
@@ -73,4 +80,10 @@ function fingerprint(options: SimulatorOptions): string {
   const { seed, pets, fixtures, keys, scenario, maxPets, ban, baseUrl, journalSize, defaultStatus } = options
   const shape = JSON.stringify({ seed, pets, fixtures, keys, scenario, maxPets, ban, baseUrl, journalSize, defaultStatus })
   return createHash('sha1').update(shape).digest('hex').slice(0, 16)
+}
+
+/** The sandboxes' cap and idle expiry of the app's options (`sandboxes` in `createApp`), with their defaults. */
+function limitsOf(options: SimulatorOptions & { readonly sandboxes?: SandboxOptions | false }): { max: number; idleMs: number } {
+  const given = options.sandboxes === false ? { max: 0, idleMs: undefined } : (options.sandboxes ?? {})
+  return { max: given.max ?? defaults.maxSandboxes, idleMs: given.idleMs ?? defaults.sandboxIdleMs }
 }

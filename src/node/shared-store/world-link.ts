@@ -28,6 +28,8 @@ export interface WorldLinkOptions {
   readonly fingerprint: string
   /** The instance's reading of the store's clock. */
   readonly clock: Clock
+  /** For a sandbox: the fleet's cap and idle expiry (the app's `sandboxes` option), kept in `<ns>:sandboxes`. */
+  readonly sandboxes?: { readonly name: string; readonly max: number; readonly idleMs: number } | undefined
 }
 
 /** A world kept in the shared store: the pipeline's hook (admission, createPet, journal) and the control plane's. */
@@ -51,12 +53,15 @@ export function createWorldLink(link: WorldLinkOptions): SharedWorldLink & {
   const capacity = options.journalSize ?? defaults.journalSize
   /** When the instance stops waiting for a script, on the store's clock (the instance's clock runs on it). */
   const deadline = () => link.clock.now() + connection.timeoutMs
+  const { sandboxes } = link
+  const sandboxUse = sandboxes === undefined ? [''] : [sandboxes.name, `${connection.namespace}:`, sandboxes.max, sandboxes.idleMs]
 
   /** Runs a script that answers `stale` while the copy is behind: brought up to date, then sent again. */
   async function fresh(send: () => Promise<unknown[]>): Promise<unknown[]> {
     for (let attempt = 0; ; attempt++) {
       const reply = await send()
       if (reply[0] === 'expired') throw connection.unavailable('did not answer within its timeout')
+      if (reply[0] === 'full') throw tooManySandboxes(Number(reply[1]), Number(reply[2]), link.sandboxes!.max)
       if (reply[0] !== 'stale' && reply[0] !== 'absent') return reply
       if (attempt === maxStaleRetries) {
         throw new ApiError('store_unavailable', `The shared store at ${connection.display} changed on every try: the world kept changing`, {
@@ -95,6 +100,7 @@ export function createWorldLink(link: WorldLinkOptions): SharedWorldLink & {
             admission,
             bucket.startsWith('anonymous:') ? anonymousBucketTtlMs : 0,
             sentPets,
+            ...sandboxUse,
             deadline(),
           ],
         ) as Promise<unknown[]>
@@ -149,4 +155,13 @@ function toDecision(reply: readonly unknown[]): RateLimitDecision {
   const resetAt = Number(reply[5])
   if (outcome === 0) return { outcome: 'allowed', window: window === 'day' ? 'day' : 'minute', limit, remaining: Number(reply[4]), resetAt }
   return { outcome: outcome === 1 ? 'limited' : 'banned', window, limit, remaining: 0, resetAt, retryAfterSeconds: Number(reply[6]) }
+}
+
+/** A sandbox new to the fleet past its cap: as the registry answers one past its own. */
+function tooManySandboxes(held: number, seconds: number, max: number): ApiError {
+  return new ApiError(
+    'too_many_sandboxes',
+    `The shared store holds ${held} sandboxes, the fleet's cap (--max-sandboxes ${max}): delete one (DELETE /__sim/sandboxes/<name>), or wait ${seconds} s for the least recently used to expire`,
+    { 'Retry-After': String(seconds) },
+  )
 }
