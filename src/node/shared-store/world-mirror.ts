@@ -131,6 +131,8 @@ export function createWorldMirror(options: WorldMirrorOptions) {
         core.restore(JSON.parse(snapshot))
         epoch = nextEpoch
         pets = 0
+        // The snapshot brought its own rules: the world's are loaded below, whatever was loaded before.
+        faultsText = ''
         journal.restart()
         counters = { ...counters, journalVersion: meta.get('journalVersion') ?? '' }
       }
