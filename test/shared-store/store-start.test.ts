@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createNodeApp } from '../../src/node.ts'
-import { connectStore, StoreStartError } from '../../src/node/shared-store/connect-store.ts'
+import { connectStore, StoreStartError, type StoreHealth } from '../../src/node/shared-store/connect-store.ts'
 import { startRedisServer, type RedisServer } from '../support/redis-server.ts'
 
 // A store that cannot be used is a one-line error at start, starting with what was given: never a silent fall-back.
@@ -59,7 +59,8 @@ describe('start-up checks of the shared store', () => {
     )
     const store = await connectStore({ url: redis.socketUrl, namespace: 'fresh' })
     expect(store.display).toBe(`unix://${redis.socketPath}`)
-    expect(store.health()).toEqual({ ready: true })
+    const health: StoreHealth = store.health()
+    expect(health).toEqual({ ready: true })
     await store.close()
     expect(redis.cli('GET', 'fresh:format')).toBe('1')
   })
