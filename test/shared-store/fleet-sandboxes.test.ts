@@ -44,4 +44,17 @@ describe('sandboxes across instances', () => {
     const fresh = await inSandbox(0, 'one', '/pets?limit=100')
     expect(((await fresh.json()) as unknown[]).length).toBe(3)
   })
+
+  it('deletes a sandbox for the fleet through any instance', async () => {
+    // The earlier ones expire first: the cap is 2.
+    await new Promise((resolve) => setTimeout(resolve, 700))
+    const made = (await (
+      await inSandbox(0, 'gone', '/pets', { method: 'POST', body: JSON.stringify({ name: 'Boxed', categoryId: 1 }) })
+    ).json()) as { id: number }
+    expect((await inSandbox(1, 'gone', `/pets/${made.id}`)).status).toBe(200)
+    expect((await fetch(`${fleet.origins[1]}/__sim/sandboxes/gone`, { method: 'DELETE' })).status).toBeLessThan(300)
+    expect(redis.cli('ZSCORE', 'petstore-sim:sandboxes', 'gone')).toBe('')
+    // Instance 0 still held its copy: its next request finds the sandbox gone from the store and starts it fresh.
+    expect((await inSandbox(0, 'gone', `/pets/${made.id}`)).status).toBe(404)
+  })
 })

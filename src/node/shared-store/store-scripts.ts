@@ -273,6 +273,12 @@ end
 return out
 `
 
+/** A sandbox deleted (`DELETE /__sim/sandboxes/<name>`): its keys and its place. ARGV: the namespace's prefix, the name. */
+export const dropSandboxScript = `${dropWorld}
+dropWorld(ARGV[1] .. '{sandbox:' .. ARGV[2] .. '}:')
+return redis.call('ZREM', ARGV[1] .. 'sandboxes', ARGV[2])
+`
+
 /** The scripts with their SHA-1s, computed once. */
 export const storeScripts = {
   admit: storeScript(admitScript),
@@ -280,4 +286,5 @@ export const storeScripts = {
   record: storeScript(recordScript),
   publish: storeScript(publishScript),
   buckets: storeScript(bucketsScript),
+  dropSandbox: storeScript(dropSandboxScript),
 } as const
