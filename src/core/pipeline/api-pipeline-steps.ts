@@ -1,13 +1,14 @@
 import { ApiError } from '../http/api-error.ts'
 import type { ApiKey } from '../access/api-keys.ts'
 import { invalidKey, readBearerToken } from '../access/bearer-token.ts'
-import type { PlainRequest } from '../http/plain-http.ts'
+import type { PlainRequest, PlainResponse } from '../http/plain-http.ts'
+import type { RecordInput } from '../journal/journal-types.ts'
 import { anonymousPlan, type Plan } from '../access/plans.ts'
 import { anonymousCallerPrefix } from '../access/caller-buckets.ts'
 import { keyCallerPrefix, type RateLimitDecision } from '../access/rate-limiter.ts'
 import type { Latency, OperationContext } from '../operations/operation-context.ts'
 import type { RateLimiter } from '../access/rate-limiter.ts'
-import type { Admission } from '../operations/shared-world.ts'
+import type { Admission, SharedWorld } from '../operations/shared-world.ts'
 
 // The pipeline's small steps, apart from its flow (api-pipeline.ts): who is calling, what a refusal says, a forced
 // 429's Retry-After, a latency drawn.
@@ -90,4 +91,21 @@ export function unavailableDecision(plan: Plan, now: number): RateLimitDecision 
     resetAt: (Math.floor(now / 60_000) + 1) * 60,
     retryAfterSeconds: 1,
   }
+}
+
+/**
+ * Journals an answer in the fleet's journal before it goes: a journal read on any instance once the client has it
+ * lists it. An answer whose entry the store lost is still sent (the operation has happened), without its entry. Apart
+ * from `recordAnswer`, whose every call would otherwise allocate these closures' context.
+ */
+export function recordShared(
+  shared: SharedWorld,
+  input: RecordInput,
+  response: PlainResponse,
+  transportFault: PlainResponse['transportFault'],
+): Promise<PlainResponse> {
+  return shared.record(input).then(
+    (journalEntry) => ({ ...response, journalEntry, transportFault }),
+    () => ({ ...response, transportFault }),
+  )
 }

@@ -1,7 +1,8 @@
 import { ApiError } from '../http/api-error.ts'
 import { apiRoutes, type OperationResult } from '../operations/api-routes.ts'
 import { JsonText, utf8Length } from '../http/json-text.ts'
-import { isPromiseLike, jsonResponse, type PlainRequest, type PlainResponse, type TransportFacts } from '../http/plain-http.ts'
+import { isPromiseLike, jsonResponse, type PlainRequest, type PlainResponse } from '../http/plain-http.ts'
+import { BodyKeepingRequest, type BodySink } from './body-keeping-request.ts'
 import { rateLimitHeaders } from '../access/rate-limit-headers.ts'
 import type { RateLimitDecision } from '../access/rate-limiter.ts'
 import { compileRouteTable, type RouteMatch, type RouteTable } from '../operations/route-table.ts'
@@ -16,6 +17,7 @@ import {
   decide,
   identifyCaller,
   pickLatency,
+  recordShared,
   refusal,
   retryAfter,
   unavailableDecision,
@@ -87,10 +89,6 @@ interface Exchange {
   /** Where the request's body is kept once something has read it, for the journal; none for GET and HEAD. */
   readonly body: BodySink | undefined
   readonly laneHeaders: Readonly<Record<string, string>> | undefined
-}
-
-interface BodySink {
-  bytes?: Uint8Array
 }
 
 export function createApiPipeline(state: OperationContext, options: PipelineOptions = {}): ApiPipeline {
@@ -186,10 +184,8 @@ export function createApiPipeline(state: OperationContext, options: PipelineOpti
     return fault.delayMs > 0 ? delay(fault.delayMs).then(act) : act()
   }
 
-  /**
-   * The shared store decides (one round trip); one it cannot reach is a 503 that counted nothing. A function of its
-   * own: its closures would make every request's `respond` allocate their context, in memory too.
-   */
+  // The shared store decides (one round trip); one it cannot reach is a 503 that counted nothing. Apart from `respond`,
+  // whose every call (in memory too) would otherwise allocate these closures' context.
   function admitShared(
     shared: SharedWorld,
     exchange: Exchange,
@@ -299,66 +295,5 @@ export function createApiPipeline(state: OperationContext, options: PipelineOpti
       if (shared === undefined) return proceed(exchange, match, preferred, forcible, admission, decide(state.limiter, caller, admission))
       return admitShared(shared, exchange, match, preferred, forcible, admission)
     },
-  }
-}
-
-/**
- * Journals an answer in the fleet's journal before it goes: a journal read on any instance once the client has it
- * lists it. An answer whose entry the store lost is still sent (the operation has happened), without its entry. Apart
- * from `recordAnswer`, whose every call would otherwise allocate these closures' context.
- */
-function recordShared(
-  shared: SharedWorld,
-  input: RecordInput,
-  response: PlainResponse,
-  transportFault: PlainResponse['transportFault'],
-): Promise<PlainResponse> {
-  return shared.record(input).then(
-    (journalEntry) => ({ ...response, journalEntry, transportFault }),
-    () => ({ ...response, transportFault }),
-  )
-}
-
-/**
- * A request whose body, once read, is also kept in `sink`. A class: one is
- * made for every POST, and its methods are shared on the prototype instead
- * of made as closures each time.
- */
-class BodyKeepingRequest implements PlainRequest {
-  readonly method: string
-  readonly path: string
-  readonly query: string
-  readonly transport: TransportFacts
-  readonly #request: PlainRequest
-  readonly #sink: BodySink
-
-  constructor(request: PlainRequest, sink: BodySink) {
-    this.method = request.method
-    this.path = request.path
-    this.query = request.query
-    this.transport = request.transport
-    this.#request = request
-    this.#sink = sink
-  }
-
-  /** Read only when asked: the Node lane finds Host in its raw headers. */
-  get authority(): string | undefined {
-    return this.#request.authority
-  }
-
-  header(name: string): string | undefined {
-    return this.#request.header(name)
-  }
-
-  headerList(): readonly string[] {
-    return this.#request.headerList?.() ?? []
-  }
-
-  readBody(): Promise<Uint8Array> {
-    const sink = this.#sink
-    return this.#request.readBody().then((bytes) => {
-      sink.bytes = bytes
-      return bytes
-    })
   }
 }
