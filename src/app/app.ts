@@ -171,7 +171,12 @@ export function createAppWith(
     if (hasDotSegment(path)) throw new ApiError('bad_request', 'The path has a dot segment (. or ..): send it resolved')
     // The control plane first: its own rules for pages on other origins, preflights included. A base path at
     // the root would swallow /__sim and /openapi.*, so those are checked before the API.
-    if (underControl(path)) return control!.respond(request)
+    if (underControl(path)) {
+      // A world in a shared store answers its control plane from the fleet's state; its health answers at once, store or not.
+      const { shared } = simulator
+      if (shared === undefined || path === `${controlPath}/health`) return control!.respond(request)
+      return shared.control(request, () => control!.respond(request))
+    }
     if (request.method === 'OPTIONS') return preflightResponse(request, preflightMethods(path))
     if (openApi?.owns(path))
       return openApi.respond(request.method, path, documentApiUrl(request.scheme ?? 'http', request.authority, basePath))

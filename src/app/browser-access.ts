@@ -5,6 +5,7 @@ import { anyOrigin, originNotAllowed } from '../core/access/origin-policy.ts'
 import { ApiError } from '../core/http/api-error.ts'
 import type { PlainRequest, PlainResponse } from '../core/http/plain-http.ts'
 import type { SimulatorCore } from '../core/simulator/simulator-core.ts'
+import type { RecordInput } from '../core/journal/journal-types.ts'
 
 /**
  * What a web page may not make the simulator do, checked before anything else on every request outside the control
@@ -84,7 +85,7 @@ export function journalRefusal(simulator: SimulatorCore, request: PlainRequest, 
   const operation =
     match.kind === 'operation' ? match.route.operation : match.kind === 'wrong-method' ? 'methodNotAllowed' : 'routeNotFound'
   const key = keyOf(simulator, request)
-  simulator.journal.record({
+  const input: RecordInput = {
     atMs: simulator.clock.now(),
     method: request.method,
     path: request.query === '' ? request.path : `${request.path}?${request.query}`,
@@ -99,7 +100,10 @@ export function journalRefusal(simulator: SimulatorCore, request: PlainRequest, 
       responseHeaders: response.headers,
       responseBody: response.body,
     },
-  })
+  }
+  // With a shared store, in the fleet's journal (its sequence); the refusal is sent whether or not the store has it.
+  if (simulator.shared === undefined) simulator.journal.record(input)
+  else simulator.shared.record(input).catch(() => {})
 }
 
 function keyOf(simulator: SimulatorCore, request: PlainRequest) {

@@ -106,7 +106,7 @@ return { pets: simulator.store.list({ limit: 20 }), required: required() }`)
     }
   })
 
-  it('keeps msw out of what the CLI and petstore-sim/node load at start (msw comes with --engine msw or --handlers)', () => {
+  it('keeps msw out of what the CLI and petstore-sim/node load at start (msw comes with --engine msw or --handlers), and ioredis out of every entry', () => {
     /** The bare packages a built file reaches through static imports, following the build's own chunks. */
     const staticPackages = (entry: string): string[] => {
       const seen = new Set<string>()
@@ -129,5 +129,7 @@ return { pets: simulator.store.list({ limit: 20 }), required: required() }`)
     expect(staticPackages('dist/lib/index.js')).toContain('msw') // the handlers are msw's: it is really followed
     expect(staticPackages('dist/lib/cli.js').filter((specifier) => specifier.startsWith('msw'))).toEqual([])
     expect(staticPackages('dist/lib/node.js').filter((specifier) => specifier.startsWith('msw'))).toEqual([])
+    // The shared store's client comes with --store alone, by a dynamic import: no entry reaches it statically.
+    for (const entry of ['index', 'node', 'verify', 'cli']) expect(staticPackages(`dist/lib/${entry}.js`)).not.toContain('ioredis')
   })
 })

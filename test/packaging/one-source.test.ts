@@ -30,8 +30,9 @@ function bareRequires(source: string): string[] {
 }
 
 describe('one source of each dependency', () => {
-  it('bundles zod, faker, commander and yaml once into dist, so the package depends on msw (its peer) alone', () => {
-    expect(packageJson.dependencies ?? {}).toEqual({})
+  it('bundles zod, faker, commander and yaml once into dist, so the package depends on msw (its peer) and ioredis alone', () => {
+    // ioredis, the shared store's client (`--store`), is the one dependency: loaded on demand by the Node build only.
+    expect(Object.keys(packageJson.dependencies ?? {})).toEqual(['ioredis'])
     expect(Object.keys(packageJson.peerDependencies)).toEqual(['msw'])
     // The Node build (dist/lib, with zod.cjs and faker.cjs, loaded on demand) and the build for everywhere else.
     const files = ['dist/lib', 'dist/browser'].flatMap((dir) =>
@@ -43,7 +44,9 @@ describe('one source of each dependency', () => {
     const imported = new Set(
       files.flatMap((file) => [...bareImports(readFileSync(file, 'utf8')), ...bareRequires(readFileSync(file, 'utf8'))]),
     )
-    expect([...imported].filter((specifier) => !/^msw(\/|$)/.test(specifier))).toEqual([])
+    expect([...imported].filter((specifier) => !/^(msw(\/|$)|ioredis$)/.test(specifier))).toEqual([])
+    const browserFiles = files.filter((file) => file.includes(`${join('dist', 'browser')}`))
+    expect(browserFiles.filter((file) => bareImports(readFileSync(file, 'utf8')).includes('ioredis'))).toEqual([])
   })
 
   it('publishes type declarations that need no package but msw (Standard Schemas, not zod types; PetFaker, not faker types)', () => {

@@ -64,7 +64,12 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
       method: 'GET',
       path: '/health',
       name: 'health',
-      resolve: () => jsonResponse({ status: 'ok', pets: simulator.store.size, ...clockState() }, 200),
+      resolve() {
+        // With a shared store (`--store`), not ready while it does not answer: a load balancer drains the instance.
+        const store = simulator.shared?.health()
+        if (store !== undefined && !store.ready) return jsonResponse({ status: 'unavailable', store }, 503)
+        return jsonResponse({ status: 'ok', ...(store === undefined ? {} : { store }), pets: simulator.store.size, ...clockState() }, 200)
+      },
     },
     {
       method: 'POST',

@@ -22,8 +22,11 @@ export type { JournalEntry, JournalSummary, RecordedRequest, RecordInput }
  * expect(JSON.parse(posted.request.body!.text)).toMatchObject({ name: 'Rex' })
  */
 export interface RequestJournal {
-  /** @internal Records an answered request (the pipeline) and returns it with its sequence number. */
-  record(input: RecordInput): RecordedRequest
+  /**
+   * @internal Records an answered request (the pipeline) and returns it with its sequence number: `sequence` when
+   * given (the fleet's, from a shared store, in increasing order), else the next of the journal's own.
+   */
+  record(input: RecordInput, sequence?: number): RecordedRequest
   entries(): JournalEntry[]
   /** The most recent `count` entries, oldest first, without copying the rest. */
   latest(count: number): JournalEntry[]
@@ -180,10 +183,11 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
   }
 
   const journal: RequestJournal = {
-    record(input) {
+    record(input, given) {
+      sequence = given ?? sequence + 1
       const exchange = capacity > 0 && maxBytes > 0 ? captureExchange(input.exchange, bodyCap) : undefined
       const entry: RecordedRequest = Object.freeze({
-        sequence: ++sequence,
+        sequence,
         atMs: input.atMs,
         wallMs: wallClock.now(),
         method: input.method,

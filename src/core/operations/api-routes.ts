@@ -110,6 +110,12 @@ export const apiRoutes = [
         const newPet = parseNewPet(body, request.header('content-type'), request.header('content-encoding'))
         // The body may have arrived after a reset (`POST /__sim/reset` while it was uploading, or a latency).
         ensureCurrent()
+        // In a shared store, the store gives the id (and holds the cap): the instance's copy takes the pet from it.
+        if (state.shared !== undefined) {
+          return state.shared
+            .createPet(newPet)
+            .then((pet) => ({ status: 201, body: pet, headers: { Location: `${state.basePath}/pets/${pet.id}` } }))
+        }
         if (state.store.full) throw storeFull(state.store.nextId)
         const pet = state.store.create(newPet)
         return { status: 201, body: pet, headers: { Location: `${state.basePath}/pets/${pet.id}` } }
@@ -211,7 +217,7 @@ function getPetHeaders(state: OperationContext): Readonly<Record<string, string>
  * or a page on another site, could grow the process without bound. 507 Insufficient Storage (RFC 4918, 11.5) says
  * what happened; it is in the OpenAPI document as petstore-sim's own (no status of the spec's fits).
  */
-function storeFull(nextId: number): ApiError {
+export function storeFull(nextId: number): ApiError {
   if (nextId > maxPetId) {
     // Ids end at 2^53 - 2 (a snapshot's `nextId` stays a safe integer); only a catalogue set up near the top gets here.
     return new ApiError(

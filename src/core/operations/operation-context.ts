@@ -6,6 +6,7 @@ import type { PageTexts } from '../catalogue/page-texts.ts'
 import type { PetStore } from '../catalogue/pet-store.ts'
 import type { RateLimiter } from '../access/rate-limiter.ts'
 import type { RequestJournal } from '../journal/request-journal.ts'
+import type { SharedWorld } from './shared-world.ts'
 
 /** A fixed response delay, or a range to draw from. */
 export type Latency = number | { readonly min: number; readonly max: number }
@@ -34,6 +35,8 @@ export interface OperationContext {
   readonly prefer: boolean
   /** How many resets there have been: a request that sees it change on its way belongs to the state before (see the pipeline). */
   readonly resets: () => number
+  /** The world's shared store (`--store`), or undefined in memory: the pipeline's synchronous path is today's, unchanged. */
+  readonly shared: SharedWorld | undefined
 }
 
 /** A seeded generator of numbers in [0, 1) that can start its sequence over. */

@@ -1,11 +1,14 @@
 import { ApiError } from '../http/api-error.ts'
 import type { ApiKey } from '../access/api-keys.ts'
 import { invalidKey, readBearerToken } from '../access/bearer-token.ts'
-import type { PlainRequest } from '../http/plain-http.ts'
+import type { PlainRequest, PlainResponse } from '../http/plain-http.ts'
+import type { RecordInput } from '../journal/journal-types.ts'
 import { anonymousPlan, type Plan } from '../access/plans.ts'
 import { anonymousCallerPrefix } from '../access/caller-buckets.ts'
 import { keyCallerPrefix, type RateLimitDecision } from '../access/rate-limiter.ts'
 import type { Latency, OperationContext } from '../operations/operation-context.ts'
+import type { RateLimiter } from '../access/rate-limiter.ts'
+import type { Admission, SharedWorld } from '../operations/shared-world.ts'
 
 // The pipeline's small steps, apart from its flow (api-pipeline.ts): who is calling, what a refusal says, a forced
 // 429's Retry-After, a latency drawn.
@@ -55,4 +58,54 @@ export function pickLatency(latency: Latency, random: () => number): number {
 
 export function wait(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+/**
+ * How a request meets the limiter, for both paths (the in-memory limiter, the shared store): `forced` for a
+ * `Prefer: code=` answer the caller may have (a valid key, or a 401 asked for), `peek` for a request without a valid
+ * key that must not count (a foreign page's navigation), `consume` otherwise.
+ */
+export function admissionOf(mayForce: boolean, uncountedAnonymous: boolean, caller: Caller): Admission {
+  if (mayForce) return 'forced'
+  return uncountedAnonymous && caller.key === undefined ? 'peek' : 'consume'
+}
+
+/** The in-memory limiter's decision for an admission (see {@link Admission}). */
+export function decide(limiter: RateLimiter, caller: Caller, admission: Admission): RateLimitDecision {
+  if (admission === 'consume') return limiter.consume(caller.bucket, caller.plan)
+  const standing = limiter.peek(caller.bucket, caller.plan)
+  return admission === 'forced' && standing.outcome !== 'allowed' ? limiter.consume(caller.bucket, caller.plan) : standing
+}
+
+/**
+ * The rate-limit headers of a request the shared store could not decide (503 `store_unavailable`): the spec wants
+ * them on every answer, and nothing is known of the caller's counts, so they carry the plan's minute limit, 0 left
+ * (never a promise of quota that may not be there), the end of the current minute, and `Retry-After: 1`.
+ */
+export function unavailableDecision(plan: Plan, now: number): RateLimitDecision {
+  return {
+    outcome: 'limited',
+    window: 'minute',
+    limit: plan.perMinute,
+    remaining: 0,
+    resetAt: (Math.floor(now / 60_000) + 1) * 60,
+    retryAfterSeconds: 1,
+  }
+}
+
+/**
+ * Journals an answer in the fleet's journal before it goes: a journal read on any instance once the client has it
+ * lists it. An answer whose entry the store lost is still sent (the operation has happened), without its entry. Apart
+ * from `recordAnswer`, whose every call would otherwise allocate these closures' context.
+ */
+export function recordShared(
+  shared: SharedWorld,
+  input: RecordInput,
+  response: PlainResponse,
+  transportFault: PlainResponse['transportFault'],
+): Promise<PlainResponse> {
+  return shared.record(input).then(
+    (journalEntry) => ({ ...response, journalEntry, transportFault }),
+    () => ({ ...response, transportFault }),
+  )
 }

@@ -1,7 +1,8 @@
 import { ApiError } from '../http/api-error.ts'
 import { apiRoutes, type OperationResult } from '../operations/api-routes.ts'
 import { JsonText, utf8Length } from '../http/json-text.ts'
-import { isPromiseLike, jsonResponse, type PlainRequest, type PlainResponse, type TransportFacts } from '../http/plain-http.ts'
+import { isPromiseLike, jsonResponse, type PlainRequest, type PlainResponse } from '../http/plain-http.ts'
+import { BodyKeepingRequest, type BodySink } from './body-keeping-request.ts'
 import { rateLimitHeaders } from '../access/rate-limit-headers.ts'
 import type { RateLimitDecision } from '../access/rate-limiter.ts'
 import { compileRouteTable, type RouteMatch, type RouteTable } from '../operations/route-table.ts'
@@ -10,7 +11,20 @@ import { faultKinds, journalStatus } from '../http/fault-kinds.ts'
 import { forcedResult, invalidPrefer, preferredStatus } from '../operations/forced-responses.ts'
 import type { OperationContext } from '../operations/operation-context.ts'
 import { createKeyScrubber } from '../journal/journal-redaction.ts'
-import { identifyCaller, pickLatency, refusal, retryAfter, wait, type Caller } from './api-pipeline-steps.ts'
+import type { RecordInput } from '../journal/journal-types.ts'
+import {
+  admissionOf,
+  decide,
+  identifyCaller,
+  pickLatency,
+  recordShared,
+  refusal,
+  retryAfter,
+  unavailableDecision,
+  wait,
+  type Caller,
+} from './api-pipeline-steps.ts'
+import type { Admission, SharedWorld } from '../operations/shared-world.ts'
 
 /**
  * The API's request pipeline, on plain data: authentication, the rate
@@ -58,23 +72,23 @@ interface Exchange {
   readonly request: PlainRequest
   readonly operation: string
   readonly caller: Caller
-  readonly decision: RateLimitDecision
+  /** Set once the limiter (or the shared store) has decided. */
+  decision: RateLimitDecision
   readonly routeHeaders: Readonly<Record<string, string>> | undefined
   readonly started: number
   readonly receivedAt: number
-  /** `state.resets()` when the request began: a reset since makes it a request of the state before. */
-  readonly generation: number
+  /**
+   * `state.resets()` when the request began (with a shared store: once the store admitted it, for bringing the world
+   * up to date on the way is no reset of the client's): a reset since makes it a request of the state before.
+   */
+  generation: number
   /** Set for an answer forced with `Prefer: code=`. */
-  readonly forced?: boolean
+  forced?: boolean
   /** The fault rule that shaped the answer. */
   readonly fault?: FiredFault | undefined
   /** Where the request's body is kept once something has read it, for the journal; none for GET and HEAD. */
   readonly body: BodySink | undefined
   readonly laneHeaders: Readonly<Record<string, string>> | undefined
-}
-
-interface BodySink {
-  bytes?: Uint8Array
 }
 
 export function createApiPipeline(state: OperationContext, options: PipelineOptions = {}): ApiPipeline {
@@ -113,14 +127,14 @@ export function createApiPipeline(state: OperationContext, options: PipelineOpti
   }
 
   /** Journals an answer, and returns it with its journal entry; nothing is journaled after a reset. */
-  function recordAnswer(exchange: Exchange, result: OperationResult, response: PlainResponse): PlainResponse {
+  function recordAnswer(exchange: Exchange, result: OperationResult, response: PlainResponse): PlainResponse | Promise<PlainResponse> {
     const { request, caller, fault } = exchange
     const { headers, body } = response
     const transportFault = fault?.fault === undefined ? undefined : { kind: fault.fault, hangMs: fault.hangMs }
     // A reset is a clean cut: an answer to a request that began before it is sent, but neither journaled nor
     // published after it (50 requests under latency were journaled after a reset, their 201s naming pets it removed).
     if (state.resets() !== exchange.generation) return { ...response, transportFault }
-    const journalEntry = state.journal.record({
+    const input: RecordInput = {
       atMs: exchange.receivedAt,
       method: request.method,
       path: request.query === '' ? request.path : `${request.path}?${request.query}`,
@@ -135,8 +149,10 @@ export function createApiPipeline(state: OperationContext, options: PipelineOpti
       fault: fault?.ruleId,
       // References to what nothing changes: the request's header list and body, the frozen headers, the body text.
       exchange: { rawHeaders: request.headerList?.(), requestBody: exchange.body?.bytes, responseHeaders: headers, responseBody: body },
-    })
-    return { ...response, journalEntry, transportFault }
+    }
+    const { shared } = state
+    if (shared === undefined) return { ...response, journalEntry: state.journal.record(input), transportFault }
+    return recordShared(shared, input, response, transportFault)
   }
 
   /** Runs the resolver, or the fault rule that fires, for an authenticated request within its limits. */
@@ -168,6 +184,77 @@ export function createApiPipeline(state: OperationContext, options: PipelineOpti
     return fault.delayMs > 0 ? delay(fault.delayMs).then(act) : act()
   }
 
+  // The shared store decides (one round trip); one it cannot reach is a 503 that counted nothing. Apart from `respond`,
+  // whose every call (in memory too) would otherwise allocate these closures' context.
+  function admitShared(
+    shared: SharedWorld,
+    exchange: Exchange,
+    match: RouteMatch,
+    preferred: number | undefined,
+    forcible: boolean,
+    admission: Admission,
+  ): Promise<PlainResponse> {
+    const { caller } = exchange
+    return shared.admit(caller.bucket, caller.plan, admission).then(
+      (decision) => {
+        exchange.generation = state.resets()
+        return proceed(exchange, match, preferred, forcible, admission, decision)
+      },
+      (error: unknown) => {
+        exchange.decision = unavailableDecision(caller.plan, exchange.receivedAt)
+        return finish(exchange, errorResult(error))
+      },
+    )
+  }
+
+  /** The request past the limiter: a forced answer, a refusal, or the operation (or a fault rule) answering it. */
+  function proceed(
+    started: Exchange,
+    match: RouteMatch,
+    preferred: number | undefined,
+    forcible: boolean,
+    admission: Admission,
+    decision: RateLimitDecision,
+  ): PlainResponse | Promise<PlainResponse> {
+    started.decision = decision
+    const { request, caller } = started
+    // A caller over its limit, or banned, still gets its 429: forcing is not a way round the limits.
+    if (admission === 'forced' && decision.outcome === 'allowed' && match.kind === 'operation') {
+      started.forced = true
+      const outcome = forcedResult(
+        match.route,
+        { request, params: match.params, state, status: preferred! },
+        retryAfter(decision, started.receivedAt),
+      )
+      return isPromiseLike(outcome) ? outcome.then((result) => finish(started, result)) : finish(started, outcome)
+    }
+    let exchange = started
+    let outcome: OperationResult | Promise<OperationResult>
+    try {
+      // Authentication and the limiter come before routing: every request under the prefix counts.
+      if (decision.outcome !== 'allowed') throw refusal(decision, caller.plan)
+      if (caller.key === undefined) throw caller.problem
+      if (match.kind === 'unknown-path') throw new ApiError('route_not_found', `No route ${request.method} ${request.path}`)
+      if (match.kind === 'wrong-method') {
+        throw new ApiError('method_not_allowed', `${request.method} is not supported here; use ${match.allow}`, { Allow: match.allow })
+      }
+      if (preferred !== undefined && !forcible) throw invalidPrefer(match.route, preferred, faultOnlyStatuses)
+      // Fault rules act on authenticated requests within their limits, which they count (see the README).
+      if (faults.active) exchange = { ...exchange, fault: faults.fire(match.route, request.method, request.path, caller.key) }
+      outcome = operate(exchange, match)
+    } catch (error) {
+      outcome = errorResult(error)
+    }
+    const settled = exchange
+    if (isPromiseLike(outcome)) {
+      return outcome.then(
+        (result) => finish(settled, result),
+        (error: unknown) => finish(settled, errorResult(error)),
+      )
+    }
+    return finish(settled, outcome)
+  }
+
   return {
     table,
     faults,
@@ -191,103 +278,22 @@ export function createApiPipeline(state: OperationContext, options: PipelineOpti
       const prefer = state.prefer ? request.header('prefer') : undefined
       const preferred = prefer === undefined ? undefined : preferredStatus(prefer)
       const forcible = preferred !== undefined && match.kind === 'operation' && match.route.definition.statuses.includes(preferred)
-      const standing = forcible ? state.limiter.peek(caller.bucket, caller.plan) : undefined
-      // A caller over its limit, or banned, still gets its 429: forcing is not a way round the limits.
-      if (forcible && standing?.outcome === 'allowed' && (caller.key !== undefined || preferred === 401)) {
-        const exchange: Exchange = {
-          request,
-          operation,
-          caller,
-          decision: standing,
-          routeHeaders,
-          started,
-          receivedAt,
-          forced: true,
-          body,
-          generation,
-          laneHeaders,
-        }
-        const outcome = forcedResult(
-          match.route,
-          { request, params: match.params, state, status: preferred },
-          retryAfter(standing, receivedAt),
-        )
-        return isPromiseLike(outcome) ? outcome.then((result) => finish(exchange, result)) : finish(exchange, outcome)
+      const admission = admissionOf(forcible && (caller.key !== undefined || preferred === 401), counting === 'uncounted-anonymous', caller)
+      const exchange: Exchange = {
+        request,
+        operation,
+        caller,
+        decision: undefined as unknown as RateLimitDecision,
+        routeHeaders,
+        started,
+        receivedAt,
+        body,
+        generation,
+        laneHeaders,
       }
-
-      const decision =
-        counting === 'uncounted-anonymous' && caller.key === undefined
-          ? state.limiter.peek(caller.bucket, caller.plan)
-          : state.limiter.consume(caller.bucket, caller.plan)
-      let exchange: Exchange = { request, operation, caller, decision, routeHeaders, started, receivedAt, body, generation, laneHeaders }
-      let outcome: OperationResult | Promise<OperationResult>
-      try {
-        // Authentication and the limiter come before routing: every request under the prefix counts.
-        if (decision.outcome !== 'allowed') throw refusal(decision, caller.plan)
-        if (caller.key === undefined) throw caller.problem
-        if (match.kind === 'unknown-path') throw new ApiError('route_not_found', `No route ${request.method} ${request.path}`)
-        if (match.kind === 'wrong-method') {
-          throw new ApiError('method_not_allowed', `${request.method} is not supported here; use ${match.allow}`, { Allow: match.allow })
-        }
-        if (preferred !== undefined && !forcible) throw invalidPrefer(match.route, preferred, faultOnlyStatuses)
-        // Fault rules act on authenticated requests within their limits, which they count (see the README).
-        if (faults.active) exchange = { ...exchange, fault: faults.fire(match.route, request.method, request.path, caller.key) }
-        outcome = operate(exchange, match)
-      } catch (error) {
-        outcome = errorResult(error)
-      }
-      const settled = exchange
-      if (isPromiseLike(outcome)) {
-        return outcome.then(
-          (result) => finish(settled, result),
-          (error: unknown) => finish(settled, errorResult(error)),
-        )
-      }
-      return finish(settled, outcome)
+      const { shared } = state
+      if (shared === undefined) return proceed(exchange, match, preferred, forcible, admission, decide(state.limiter, caller, admission))
+      return admitShared(shared, exchange, match, preferred, forcible, admission)
     },
-  }
-}
-
-/**
- * A request whose body, once read, is also kept in `sink`. A class: one is
- * made for every POST, and its methods are shared on the prototype instead
- * of made as closures each time.
- */
-class BodyKeepingRequest implements PlainRequest {
-  readonly method: string
-  readonly path: string
-  readonly query: string
-  readonly transport: TransportFacts
-  readonly #request: PlainRequest
-  readonly #sink: BodySink
-
-  constructor(request: PlainRequest, sink: BodySink) {
-    this.method = request.method
-    this.path = request.path
-    this.query = request.query
-    this.transport = request.transport
-    this.#request = request
-    this.#sink = sink
-  }
-
-  /** Read only when asked: the Node lane finds Host in its raw headers. */
-  get authority(): string | undefined {
-    return this.#request.authority
-  }
-
-  header(name: string): string | undefined {
-    return this.#request.header(name)
-  }
-
-  headerList(): readonly string[] {
-    return this.#request.headerList?.() ?? []
-  }
-
-  readBody(): Promise<Uint8Array> {
-    const sink = this.#sink
-    return this.#request.readBody().then((bytes) => {
-      sink.bytes = bytes
-      return bytes
-    })
   }
 }

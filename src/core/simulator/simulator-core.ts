@@ -94,6 +94,7 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
   if (!(Number.isSafeInteger(bodyLimit) && bodyLimit >= 0))
     throw new RangeError(`bodyLimit must be a whole number of bytes (got ${bodyLimit})`)
   const petJson = createJsonCache(petJsonCacheSize)
+  const shared = options.shared?.({ sandboxPath, options })
   const state: OperationContext = {
     store,
     keyRing,
@@ -108,6 +109,7 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     random: createRandomSource(seed),
     prefer: options.prefer ?? true,
     resets: () => resets,
+    shared,
   }
   const pipeline = createApiPipeline(state, { onFaultsChange: () => changed('faults') })
   const control = createStateControl({
@@ -139,7 +141,7 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
   })
   control.useScenario(options.scenario ?? 'default')
 
-  return {
+  const core: SimulatorCore = {
     store,
     clock,
     get keys() {
@@ -181,7 +183,10 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
         basePath,
         deprecation: state.deprecation,
       }),
+    shared,
   }
+  shared?.attach(core)
+  return core
 }
 
 /** What scenarios are made from, read from options. */

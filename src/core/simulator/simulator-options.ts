@@ -14,6 +14,7 @@ import type { PactExport } from '../contract/pact-module.ts'
 import type { PactRecorder } from '../contract/pact-recorder.ts'
 import type { ScenarioDefinition, ScenarioSummary } from '../state/scenarios.ts'
 import type { Latency } from '../operations/operation-context.ts'
+import type { SharedWorld } from '../operations/shared-world.ts'
 import type { SimulatorEvents } from './simulator-events.ts'
 import type { SimulatorStatus } from '../state/simulator-status.ts'
 import type { SnapshotReader, StateSnapshot } from '../state/state-snapshot.ts'
@@ -82,7 +83,30 @@ export interface SimulatorOptions {
    * no sandboxes.
    */
   sandboxPath?: string
+  /**
+   * @internal
+   * Keeps the world in a shared store (`--store`, the Node side's `connectStore`): called once per world (the default
+   * one, each sandbox) with the world's sandbox path (`''` for the default one) and the options it is made from.
+   */
+  shared?: SharedWorlds
 }
+
+/** @internal A world's link to the shared store: the pipeline's hook, and what the app calls around control requests. */
+export interface SharedWorldLink extends SharedWorld {
+  /** The world's simulator, once made: the link keeps it up to date with the fleet's. */
+  attach(core: SimulatorCore): void
+  /**
+   * Answers a control request with `respond`: the world's copy brought up to date with the fleet first (state, buckets,
+   * journal), and what the request changed (a reset, the clock, fault rules, a journal clear…) published to the fleet
+   * after. Requests that may change something are taken one at a time on an instance.
+   */
+  control<Answer>(request: { readonly method: string; readonly path: string }, respond: () => Answer | Promise<Answer>): Promise<Answer>
+  /** Whether the store answers; `cause` says why not. */
+  health(): { readonly ready: boolean; readonly cause?: string | undefined }
+}
+
+/** @internal Makes the link of each world; see {@link SimulatorOptions.shared}. */
+export type SharedWorlds = (world: { readonly sandboxPath: string; readonly options: SimulatorOptions }) => SharedWorldLink
 
 /**
  * One simulated Animal Store without any transport: its store, keys, clock,
@@ -122,6 +146,8 @@ export interface SimulatorCore {
   readonly basePath: string
   /** The origin and prefix of a full base URL (`https://api.example.com/v1`); `undefined` for a path prefix (any origin). */
   readonly baseOrigin: string | undefined
+  /** @internal The world's link to the shared store (`--store`); undefined in memory. */
+  readonly shared: SharedWorldLink | undefined
   /** @internal The API pipeline every lane answers API requests through. */
   readonly pipeline: ApiPipeline
   /** The fault rules in force: `add(rule)` -> id, `remove(id)`, `list()`, `clear()`. `reset()` puts back the ones given as options. */

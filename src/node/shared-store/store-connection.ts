@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto'
+import type { Redis, RedisOptions } from 'ioredis'
+import { ApiError } from '../../core/http/api-error.ts'
+import type { StoreAddress } from './store-url.ts'
+
+/** The data format this version reads and writes (`<ns>:format`). */
+export const storeFormat = '1'
+
+/** A Lua script with its SHA-1: sent by EVALSHA, by EVAL once when the server does not hold it (NOSCRIPT). */
+export interface StoreScript {
+  readonly source: string
+  readonly sha: string
+}
+
+export function storeScript(source: string): StoreScript {
+  return { source, sha: createHash('sha1').update(source).digest('hex') }
+}
+
+/** The link to the store every world of an instance shares: one client, the store's health, errors as answers. */
+export interface StoreConnection {
+  readonly client: Redis
+  readonly display: string
+  readonly namespace: string
+  readonly timeoutMs: number
+  /** Runs a script; rejects with a 503 `store_unavailable` naming the cause when the store does not answer. */
+  run(script: StoreScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown>
+  /** The 503 of a request the store could not decide, naming the store and `cause`. */
+  unavailable(cause: string): ApiError
+  /** Any other command, the same way. */
+  call(command: string, ...args: (string | number)[]): Promise<unknown>
+  health(): { readonly ready: boolean; readonly cause?: string | undefined }
+  /** A second connection for blocking reads (the journal's tail), with the same options. */
+  duplicate(): Redis
+  close(): Promise<void>
+}
+
+/** The client's options: no offline queue and a command timeout (fail, never queue), reconnecting with backoff forever. */
+export function clientOptions(address: StoreAddress, timeoutMs: number, retry: boolean): RedisOptions {
+  return {
+    ...(address.path === undefined ? { host: address.host, port: address.port } : { path: address.path }),
+    username: address.username,
+    password: address.password,
+    db: address.db,
+    ...(address.tls ? { tls: {} } : {}),
+    enableOfflineQueue: false,
+    commandTimeout: timeoutMs,
+    connectTimeout: Math.max(timeoutMs, 1000),
+    maxRetriesPerRequest: 0,
+    lazyConnect: true,
+    retryStrategy: retry ? (attempt) => Math.min(50 * 2 ** Math.min(attempt, 6), 2000) : () => null,
+  }
+}
+
+/** Keeps the store's health from what its commands and a ping each second meet; answers 503s naming the cause. */
+export function createStoreConnection(client: Redis, address: StoreAddress, namespace: string, timeoutMs: number): StoreConnection {
+  let cause: string | undefined
+  const unavailable = (why: string) =>
+    new ApiError('store_unavailable', `The shared store at ${address.display} ${why}; nothing was counted or changed`, {
+      'Retry-After': '1',
+    })
+  const failed = (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error)
+    cause = /timed? ?out/i.test(message)
+      ? `did not answer within ${timeoutMs} ms`
+      : client.status === 'ready'
+        ? `failed: ${message}`
+        : `is unreachable (${client.status}${lastConnectError === undefined ? '' : `: ${lastConnectError}`})`
+    return unavailable(cause)
+  }
+  let lastConnectError: string | undefined
+  client.on('error', (error: NodeJS.ErrnoException) => {
+    lastConnectError = error.code ?? error.message
+    cause = `is unreachable (${lastConnectError})`
+  })
+  client.on('ready', () => {
+    lastConnectError = undefined
+  })
+  const ok = <T>(value: T) => {
+    cause = undefined
+    return value
+  }
+  const call = (command: string, ...args: (string | number)[]) =>
+    client.call(command, ...args).then(ok, (error) => Promise.reject(failed(error)))
+  const run = (script: StoreScript, keys: readonly string[], args: readonly (string | number)[]) =>
+    client
+      .evalsha(script.sha, keys.length, ...keys, ...args)
+      .catch((error: unknown) =>
+        error instanceof Error && error.message.startsWith('NOSCRIPT')
+          ? client.eval(script.source, keys.length, ...keys, ...args)
+          : Promise.reject(error),
+      )
+      .then(ok, (error) => Promise.reject(error instanceof Error && /^(ERR|WRONGTYPE)/.test(error.message) ? error : failed(error)))
+  // A paused store holds its connection open and answers nothing: only a command finds out, so one is sent each second.
+  const pinger = setInterval(() => void call('PING').catch(() => {}), 1000)
+  pinger.unref()
+  return {
+    client,
+    display: address.display,
+    namespace,
+    timeoutMs,
+    run,
+    call,
+    unavailable: (why) => unavailable(`${why} (${timeoutMs} ms)`),
+    health: () =>
+      client.status === 'ready' && cause === undefined
+        ? { ready: true }
+        : { ready: false, cause: `the shared store at ${address.display} ${cause ?? `is ${client.status}`}` },
+    duplicate: () => client.duplicate({ commandTimeout: undefined, lazyConnect: false }),
+    async close() {
+      clearInterval(pinger)
+      client.disconnect()
+    },
+  }
+}

@@ -1,0 +1,290 @@
+import { storeScript } from './store-connection.ts'
+
+// The Lua scripts of the shared store, one atomic step each (EVALSHA, EVAL on NOSCRIPT: ioredis's defineCommand).
+// Every script takes the world's `meta` hash as KEYS[1] and the world's key prefix (`<ns>:{<world>}:`, one hash slot
+// per world) as ARGV[1]: the other keys of the world are named from it. Numbers come back as integer replies (Lua
+// numbers are doubles; `tostring` would print 1.7e+12).
+
+/**
+ * Reads the world's version and clock; `stale` (with nothing decided) when the caller's copy is behind. The last ARGV
+ * of every script that uses it is the instant (the store's clock) past which the instance no longer waits for the
+ * answer: a script run later (it waited in the queue of a paused store) is `expired` and changes nothing, so a request
+ * answered 503 never counts.
+ */
+const header = `
+local meta = KEYS[1]
+local prefix = ARGV[1]
+local m = redis.call('HMGET', meta, 'version', 'epoch', 'clockOffsetMs', 'clockFrozenAt', 'nextId')
+if not m[1] then return {'absent'} end
+if m[1] ~= ARGV[2] then return {'stale', m[1]} end
+local epochPrefix = prefix .. 'e' .. m[2] .. ':'
+local t = redis.call('TIME')
+local realNow = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+-- A request the instance has answered 503 already (the script waited in a paused store's queue): decided not at all.
+if realNow > tonumber(ARGV[#ARGV]) then return {'expired'} end
+local function storeNow()
+  if m[4] and m[4] ~= '' then return tonumber(m[4]) end
+  return realNow + tonumber(m[3] or '0')
+end
+`
+
+/** Deletes every key of a world (its prefix given): a sandbox that expired, or that the fleet's cap refused. */
+const dropWorld = `
+local function dropWorld(p)
+  local e = redis.call('HGET', p .. 'meta', 'epoch')
+  if e then
+    local ep = p .. 'e' .. e .. ':'
+    local callers = redis.call('SMEMBERS', ep .. 'callers')
+    for i = 1, #callers do redis.call('DEL', ep .. 'rl:' .. callers[i]) end
+    redis.call('DEL', ep .. 'callers', ep .. 'created', ep .. 'snapshot')
+  end
+  redis.call('DEL', p .. 'meta', p .. 'journal', p .. 'journal-seq')
+end
+`
+
+/**
+ * A sandbox's use, fleet-wide, in the `<ns>:sandboxes` ZSET (name -> last use, store time): a sandbox no instance used
+ * for its idle expiry starts fresh (its keys dropped: `absent`, the instance seeds it again); one new to the fleet past
+ * the cap is refused (`full`, with the seconds until the least recently used expires), its keys dropped. Expired ones
+ * are swept (20 at most) whenever a sandbox starts. ARGV 11..14: sandbox name ('' for the default world), the
+ * namespace's prefix (`<ns>:`), the cap, the idle expiry in ms.
+ */
+const sandboxUse = `
+if ARGV[11] ~= '' then
+  ${dropWorld}
+  local name = ARGV[11]
+  local zkey = ARGV[12] .. 'sandboxes'
+  local max = tonumber(ARGV[13])
+  local idle = tonumber(ARGV[14])
+  local last = redis.call('ZSCORE', zkey, name)
+  if (not last) or tonumber(last) + idle <= realNow then
+    local gone = redis.call('ZRANGEBYSCORE', zkey, '-inf', realNow - idle, 'LIMIT', 0, 20)
+    for i = 1, #gone do
+      dropWorld(ARGV[12] .. '{sandbox:' .. gone[i] .. '}:')
+      redis.call('ZREM', zkey, gone[i])
+    end
+    if last then return {'absent'} end
+    if redis.call('ZCARD', zkey) >= max then
+      dropWorld(prefix)
+      local oldest = redis.call('ZRANGE', zkey, 0, 0, 'WITHSCORES')
+      return {'full', redis.call('ZCARD', zkey), math.max(1, math.ceil((tonumber(oldest[2]) + idle - realNow) / 1000))}
+    end
+  end
+  redis.call('ZADD', zkey, realNow, name)
+end
+`
+
+/**
+ * One request's admission, exactly as `core/access/rate-limiter.ts` decides it: the store's clock (`TIME` plus the
+ * world's offset, or its frozen instant), the ban, both fixed windows (UTC minute and day) that never move back, the
+ * ban after `after` refusals in a row. `peek` counts nothing; `forced` peeks and consumes only when refused.
+ * ARGV: prefix, version, caller, perMinute, perDay, banAfter (-1: none), banMs, admission, anonymous TTL ms (0: none),
+ * pets the caller's copy holds, the sandbox's use (see `sandboxUse`), deadline. Reply: ok, outcome (0 allowed, 1 limited, 2 banned), window (0 minute, 1 day, 2 ban),
+ * limit, remaining, reset (unix s), retry-after (s), created pets, then up to 50 created pets past the caller's count.
+ */
+export const admitScript = `${header}
+${sandboxUse}
+local now = storeNow()
+local caller = ARGV[3]
+local perMinute = tonumber(ARGV[4])
+local perDay = tonumber(ARGV[5])
+local banAfter = tonumber(ARGV[6])
+local banMs = tonumber(ARGV[7])
+local admission = ARGV[8]
+local key = epochPrefix .. 'rl:' .. caller
+local b = redis.call('HMGET', key, 'm', 'mc', 'd', 'dc', 'r', 'b')
+local nowMinute = math.floor(now / 60000)
+local nowDay = math.floor(now / 86400000)
+local minute = math.max(nowMinute, tonumber(b[1] or '0'))
+local day = math.max(nowDay, tonumber(b[3] or '0'))
+local minuteCount = 0
+if b[1] and tonumber(b[1]) == minute then minuteCount = tonumber(b[2]) end
+local dayCount = 0
+if b[3] and tonumber(b[3]) == day then dayCount = tonumber(b[4]) end
+local refused = tonumber(b[5] or '0')
+local banEnd = nil
+if b[6] and b[6] ~= '' then banEnd = tonumber(b[6]) end
+local created = redis.call('LLEN', epochPrefix .. 'created')
+local known = tonumber(ARGV[10])
+local function reply(outcome, window, limit, remaining, resetMs, retryMs)
+  local out = {'ok', outcome, window, limit, remaining, math.ceil(resetMs / 1000), math.max(1, math.ceil(retryMs / 1000)), created}
+  if created > known then
+    local pets = redis.call('LRANGE', epochPrefix .. 'created', known, known + 49)
+    for i = 1, #pets do out[#out + 1] = pets[i] end
+  end
+  return out
+end
+local function refusal(outcome, window, limit, untilMs) return reply(outcome, window, limit, 0, untilMs, untilMs - now) end
+local function allowed(minuteLeft, dayLeft)
+  if dayLeft < minuteLeft then return reply(0, 1, perDay, dayLeft, (day + 1) * 86400000, 0) end
+  return reply(0, 0, perMinute, minuteLeft, (minute + 1) * 60000, 0)
+end
+if admission ~= 'consume' then
+  local refusedNow = nil
+  if banEnd and now < banEnd then refusedNow = refusal(2, 2, perMinute, banEnd)
+  elseif dayCount >= perDay then refusedNow = refusal(1, 1, perDay, (day + 1) * 86400000)
+  elseif minuteCount >= perMinute then refusedNow = refusal(1, 0, perMinute, (minute + 1) * 60000) end
+  if refusedNow == nil then return allowed(perMinute - minuteCount, perDay - dayCount) end
+  if admission == 'peek' then return refusedNow end
+end
+redis.call('SADD', epochPrefix .. 'callers', caller)
+local ttl = tonumber(ARGV[9])
+local function save(fields)
+  redis.call('HSET', key, 'm', minute, 'mc', minuteCount, 'd', day, 'dc', dayCount, 'r', refused, unpack(fields))
+  if ttl > 0 then redis.call('PEXPIRE', key, ttl) end
+end
+if banEnd then
+  if now < banEnd then
+    save({})
+    return refusal(2, 2, perMinute, banEnd)
+  end
+  redis.call('HDEL', key, 'b')
+  refused = 0
+end
+local minuteExhausted = minuteCount >= perMinute
+local dayExhausted = dayCount >= perDay
+if minuteExhausted or dayExhausted then
+  if banAfter >= 0 and refused >= banAfter then
+    local untilMs = now + banMs
+    save({'b', untilMs})
+    return refusal(2, 2, perMinute, untilMs)
+  end
+  refused = refused + 1
+  save({})
+  if dayExhausted then return refusal(1, 1, perDay, (day + 1) * 86400000) end
+  return refusal(1, 0, perMinute, (minute + 1) * 60000)
+end
+refused = 0
+minuteCount = minuteCount + 1
+dayCount = dayCount + 1
+save({})
+return allowed(perMinute - minuteCount, perDay - dayCount)
+`
+
+/**
+ * createPet: the pet (as its NewPet JSON) appended to the epoch's created pets, its id the epoch's first id plus its
+ * place, so ids are the fleet's and in order; the cap (`maxPets`) and the last id checked here.
+ * ARGV: prefix, version, pets the caller's copy holds, NewPet JSON, maxPets, last id, deadline.
+ * Reply: ok, id, then the created pets past the caller's count (its own last); or full, next id.
+ */
+export const createPetScript = `${header}
+local list = epochPrefix .. 'created'
+local count = redis.call('LLEN', list)
+local id = tonumber(m[5]) + count
+if count >= tonumber(ARGV[5]) or id > tonumber(ARGV[6]) then return {'full', id} end
+redis.call('RPUSH', list, ARGV[4])
+local out = {'ok', id}
+local pets = redis.call('LRANGE', list, tonumber(ARGV[3]), -1)
+for i = 1, #pets do out[#out + 1] = pets[i] end
+return out
+`
+
+/**
+ * A journal entry, in the world's capped stream with the fleet-wide sequence (one INCR and XADD, so stream order is
+ * sequence order). ARGV: prefix, capacity, entry JSON, origin (instance:n), last stream id the caller applied.
+ * Reply: the entries after that id, this one last (the latest 500 at most), as [id, seq, origin, payload] flattened.
+ */
+export const recordScript = `
+local prefix = ARGV[1]
+local stream = prefix .. 'journal'
+local seq = redis.call('INCR', prefix .. 'journal-seq')
+local id = redis.call('XADD', stream, 'MAXLEN', tonumber(ARGV[2]), '*', 's', seq, 'o', ARGV[4], 'p', ARGV[3])
+local entries = redis.call('XREVRANGE', stream, id, '(' .. ARGV[5], 'COUNT', 500)
+local out = {}
+for i = #entries, 1, -1 do
+  local fields = entries[i][2]
+  out[#out + 1] = entries[i][1]
+  out[#out + 1] = fields[2]
+  out[#out + 1] = fields[4]
+  out[#out + 1] = fields[6]
+end
+return out
+`
+
+/**
+ * A control change published to the fleet, the version bumped. ARGV: prefix, kind, then by kind:
+ * - `epoch` (reset, scenario, restore, provider state) and `init` (a world's first state, written only if none is
+ *   there): snapshot JSON, next id, clock offset, frozen at ('' for none), fault rules JSON, options fingerprint,
+ *   then caller, m, mc, d, dc, r, b ('' for none) for each bucket;
+ * - `clock`: offset, frozen at; `faults`: rules JSON; `journal`, `pact`, `coverage`: nothing (cleared).
+ * Reply: version, epoch, journal, pact and coverage versions after it; or `exists` for an `init` of a world already there.
+ */
+export const publishScript = `
+local meta = KEYS[1]
+local prefix = ARGV[1]
+local kind = ARGV[2]
+if kind == 'init' and redis.call('EXISTS', meta) == 1 then return 'exists' end
+local function clearJournal()
+  redis.call('DEL', prefix .. 'journal', prefix .. 'journal-seq')
+  redis.call('HINCRBY', meta, 'journalVersion', 1)
+end
+if kind == 'epoch' or kind == 'init' then
+  local old = redis.call('HGET', meta, 'epoch')
+  if old then
+    local oldPrefix = prefix .. 'e' .. old .. ':'
+    local callers = redis.call('SMEMBERS', oldPrefix .. 'callers')
+    for i = 1, #callers do redis.call('DEL', oldPrefix .. 'rl:' .. callers[i]) end
+    redis.call('DEL', oldPrefix .. 'callers', oldPrefix .. 'created', oldPrefix .. 'snapshot')
+  end
+  local epoch = redis.call('HINCRBY', meta, 'epoch', 1)
+  local epochPrefix = prefix .. 'e' .. epoch .. ':'
+  redis.call('SET', epochPrefix .. 'snapshot', ARGV[3])
+  redis.call('HSET', meta, 'nextId', ARGV[4], 'clockOffsetMs', ARGV[5], 'clockFrozenAt', ARGV[6], 'faults', ARGV[7], 'options', ARGV[8])
+  for i = 9, #ARGV, 7 do
+    local key = epochPrefix .. 'rl:' .. ARGV[i]
+    redis.call('HSET', key, 'm', ARGV[i + 1], 'mc', ARGV[i + 2], 'd', ARGV[i + 3], 'dc', ARGV[i + 4], 'r', ARGV[i + 5])
+    if ARGV[i + 6] ~= '' then redis.call('HSET', key, 'b', ARGV[i + 6]) end
+    redis.call('SADD', epochPrefix .. 'callers', ARGV[i])
+  end
+  clearJournal()
+elseif kind == 'clock' then
+  redis.call('HSET', meta, 'clockOffsetMs', ARGV[3], 'clockFrozenAt', ARGV[4])
+elseif kind == 'faults' then
+  redis.call('HSET', meta, 'faults', ARGV[3])
+elseif kind == 'journal' then
+  clearJournal()
+elseif kind == 'pact' then
+  redis.call('HINCRBY', meta, 'pactVersion', 1)
+elseif kind == 'coverage' then
+  redis.call('HINCRBY', meta, 'coverageVersion', 1)
+end
+redis.call('HINCRBY', meta, 'version', 1)
+return redis.call('HMGET', meta, 'version', 'epoch', 'journalVersion', 'pactVersion', 'coverageVersion')
+`
+
+/**
+ * Every caller's bucket of the world's epoch (for `/__sim/state`, the dashboard and snapshots), forgetting callers
+ * whose bucket expired. ARGV: prefix, epoch. Reply: caller, m, mc, d, dc, r, b ('' for none) for each.
+ */
+export const bucketsScript = `
+local epochPrefix = ARGV[1] .. 'e' .. ARGV[2] .. ':'
+local callers = redis.call('SMEMBERS', epochPrefix .. 'callers')
+local out = {}
+for i = 1, #callers do
+  local b = redis.call('HMGET', epochPrefix .. 'rl:' .. callers[i], 'm', 'mc', 'd', 'dc', 'r', 'b')
+  if b[1] then
+    out[#out + 1] = callers[i]
+    for j = 1, 5 do out[#out + 1] = b[j] end
+    out[#out + 1] = b[6] or ''
+  else
+    redis.call('SREM', epochPrefix .. 'callers', callers[i])
+  end
+end
+return out
+`
+
+/** A sandbox deleted (`DELETE /__sim/sandboxes/<name>`): its keys and its place. ARGV: the namespace's prefix, the name. */
+export const dropSandboxScript = `${dropWorld}
+dropWorld(ARGV[1] .. '{sandbox:' .. ARGV[2] .. '}:')
+return redis.call('ZREM', ARGV[1] .. 'sandboxes', ARGV[2])
+`
+
+/** The scripts with their SHA-1s, computed once. */
+export const storeScripts = {
+  admit: storeScript(admitScript),
+  createPet: storeScript(createPetScript),
+  record: storeScript(recordScript),
+  publish: storeScript(publishScript),
+  buckets: storeScript(bucketsScript),
+  dropSandbox: storeScript(dropSandboxScript),
+} as const

@@ -1,0 +1,89 @@
+import { createHash, randomUUID } from 'node:crypto'
+import type { App } from '../../app/app.ts'
+import type { SimulatorOptions } from '../../core/simulator/simulator-options.ts'
+import type { Clock } from '../../core/time/clock.ts'
+import { defaults } from '../../core/defaults.ts'
+import type { SandboxOptions } from '../../app/sandboxes.ts'
+import type { SharedStore, StoreOptions } from './store-types.ts'
+import { startJournalTail } from './journal-tail.ts'
+import { startConnection } from './store-start.ts'
+import type { StoreAddress } from './store-url.ts'
+import { createWorldLink } from './world-link.ts'
+
+/** Connects (start-up checks included) and returns the store every world of this instance lives in. */
+export async function openSharedStore(options: StoreOptions, address: StoreAddress, fail: (cause: string) => Error): Promise<SharedStore> {
+  const namespace = options.namespace ?? 'petstore-sim'
+  const connection = await startConnection({
+    address,
+    namespace,
+    timeoutMs: options.timeoutMs ?? 1000,
+    waitMs: options.waitMs ?? 30_000,
+    onRetry: options.onRetry,
+    fail,
+  })
+  // One clock for the fleet: the store's. The windows are counted on its TIME in the scripts; the instance reads its
+  // own clock moved by how far it is from the store's, measured once here, so its dates and the store's agree.
+  const before = Date.now()
+  const [seconds = '0', micros = '0'] = (await connection.call('TIME')) as string[]
+  const skewMs = Math.round(Number(seconds) * 1000 + Number(micros) / 1000 - (before + Date.now()) / 2)
+  const clock: Clock = { now: () => Date.now() + skewMs }
+  const instanceId = randomUUID().slice(0, 8)
+  const tail = startJournalTail(connection.duplicate())
+  const links = new Map<string, ReturnType<typeof createWorldLink>>()
+  let sandboxLimits = limitsOf({})
+  return {
+    display: connection.display,
+    health: () => connection.health(),
+    appOptions: {
+      clock,
+      shared({ sandboxPath, options: worldOptions }) {
+        const name = sandboxPath.replace(/^\/sandboxes\//, '')
+        const world = sandboxPath === '' ? 'default' : `sandbox:${name}`
+        // The default world is made first, with the app's options: its `sandboxes` are the fleet's cap and expiry.
+        if (sandboxPath === '') sandboxLimits = limitsOf(worldOptions)
+        const link = createWorldLink({
+          connection,
+          world,
+          options: worldOptions,
+          instanceId,
+          fingerprint: fingerprint(worldOptions),
+          clock,
+          sandboxes: sandboxPath === '' ? undefined : { name, ...sandboxLimits },
+        })
+        links.set(world, link)
+        tail.follow(`${link.mirror.prefix}journal`, link.journal)
+        return link
+      },
+    },
+    async attach(app: App) {
+      const link = links.get('default')
+      if (link === undefined || app.simulator.shared !== link) {
+        throw fail('attach(app) takes an app made with this store: createNodeApp({ ...store.appOptions, … })')
+      }
+      await link.mirror.sync(true)
+      const held = (await connection.call('HGET', link.mirror.metaKey, 'options')) as string | null
+      if (held !== null && held !== link.fingerprint) {
+        throw fail(
+          'the store holds a simulator made with other options (seed, pets, fixtures, keys, scenario, limits): start every instance with the same options, or use another --store-namespace',
+        )
+      }
+    },
+    async close() {
+      tail.stop()
+      await connection.close()
+    },
+  }
+}
+
+/** The options that shape a world's state: instances on one store must agree on them. */
+function fingerprint(options: SimulatorOptions): string {
+  const { seed, pets, fixtures, keys, scenario, maxPets, ban, baseUrl, journalSize, defaultStatus } = options
+  const shape = JSON.stringify({ seed, pets, fixtures, keys, scenario, maxPets, ban, baseUrl, journalSize, defaultStatus })
+  return createHash('sha1').update(shape).digest('hex').slice(0, 16)
+}
+
+/** The sandboxes' cap and idle expiry of the app's options (`sandboxes` in `createApp`), with their defaults. */
+function limitsOf(options: SimulatorOptions & { readonly sandboxes?: SandboxOptions | false }): { max: number; idleMs: number } {
+  const given = options.sandboxes === false ? { max: 0, idleMs: undefined } : (options.sandboxes ?? {})
+  return { max: given.max ?? defaults.maxSandboxes, idleMs: given.idleMs ?? defaults.sandboxIdleMs }
+}

@@ -1,0 +1,167 @@
+import { ApiError } from '../../core/http/api-error.ts'
+import { defaults } from '../../core/defaults.ts'
+import { storeFull } from '../../core/operations/api-routes.ts'
+import type { RateLimitDecision } from '../../core/access/rate-limiter.ts'
+import type { Pet } from '../../core/model/pet-types.ts'
+import type { SharedWorldLink, SimulatorCore, SimulatorOptions } from '../../core/simulator/simulator-options.ts'
+import { maxPetId } from '../../core/model/pet-types.ts'
+import type { StoreConnection } from './store-connection.ts'
+import type { Clock } from '../../core/time/clock.ts'
+import { storeScripts } from './store-scripts.ts'
+import { createWorldJournal, encodeEntry, type WorldJournal } from './world-journal.ts'
+import { createWorldMirror, type WorldMirror } from './world-mirror.ts'
+
+/** How long an anonymous caller's bucket is kept after its last request: a day and a minute (its day window, and a ban). */
+const anonymousBucketTtlMs = 86_460_000
+
+/** How many times a request is decided again after its copy of the world was brought up to date, before a 503. */
+const maxStaleRetries = 3
+
+const windows = ['minute', 'day', 'ban'] as const
+
+export interface WorldLinkOptions {
+  readonly connection: StoreConnection
+  /** `default`, or `sandbox:<name>`. */
+  readonly world: string
+  readonly options: SimulatorOptions
+  readonly instanceId: string
+  readonly fingerprint: string
+  /** The instance's reading of the store's clock. */
+  readonly clock: Clock
+  /** For a sandbox: the fleet's cap and idle expiry (the app's `sandboxes` option), kept in `<ns>:sandboxes`. */
+  readonly sandboxes?: { readonly name: string; readonly max: number; readonly idleMs: number } | undefined
+}
+
+/** A world kept in the shared store: the pipeline's hook (admission, createPet, journal) and the control plane's. */
+export function createWorldLink(link: WorldLinkOptions): SharedWorldLink & {
+  readonly mirror: WorldMirror
+  readonly journal: WorldJournal
+  readonly fingerprint: string
+} {
+  const { connection, options } = link
+  const scripts = storeScripts
+  let core: SimulatorCore | undefined
+  const attached = () => {
+    if (core === undefined) throw new Error('The shared world is not attached to its simulator yet')
+    return core
+  }
+  const journal = createWorldJournal(() => attached().journal, link.instanceId)
+  const mirror = createWorldMirror({ ...link, core: attached, journal })
+  const { prefix, metaKey } = mirror
+  const ban = options.ban === false ? undefined : { ...defaults.ban, ...options.ban }
+  const maxPets = options.maxPets ?? defaults.maxPets
+  const capacity = options.journalSize ?? defaults.journalSize
+  /** When the instance stops waiting for a script, on the store's clock (the instance's clock runs on it). */
+  const deadline = () => link.clock.now() + connection.timeoutMs
+  const { sandboxes } = link
+  const sandboxUse = sandboxes === undefined ? [''] : [sandboxes.name, `${connection.namespace}:`, sandboxes.max, sandboxes.idleMs]
+
+  /** Runs a script that answers `stale` while the copy is behind: brought up to date, then sent again. */
+  async function fresh(send: () => Promise<unknown[]>): Promise<unknown[]> {
+    for (let attempt = 0; ; attempt++) {
+      const reply = await send()
+      if (reply[0] === 'expired') throw connection.unavailable('did not answer within its timeout')
+      if (reply[0] === 'full') throw tooManySandboxes(Number(reply[1]), Number(reply[2]), link.sandboxes!.max)
+      if (reply[0] !== 'stale' && reply[0] !== 'absent') return reply
+      if (attempt === maxStaleRetries) {
+        throw new ApiError('store_unavailable', `The shared store at ${connection.display} changed on every try: the world kept changing`, {
+          'Retry-After': '1',
+        })
+      }
+      await mirror.sync(false)
+    }
+  }
+
+  return {
+    mirror,
+    journal,
+    fingerprint: link.fingerprint,
+    attach(simulator) {
+      core = simulator
+      mirror.watch(simulator)
+    },
+    health: () => connection.health(),
+    async admit(bucket, plan, admission) {
+      const epoch = mirror.epoch
+      let sentPets = 0
+      const reply = await fresh(() => {
+        sentPets = mirror.pets
+        return connection.run(
+          scripts.admit,
+          [metaKey],
+          [
+            prefix,
+            mirror.version,
+            bucket,
+            plan.perMinute,
+            plan.perDay,
+            ban === undefined ? -1 : ban.after,
+            ban === undefined ? 0 : ban.durationMs,
+            admission,
+            bucket.startsWith('anonymous:') ? anonymousBucketTtlMs : 0,
+            sentPets,
+            ...sandboxUse,
+            deadline(),
+          ],
+        ) as Promise<unknown[]>
+      })
+      const total = Number(reply[7])
+      if (mirror.epoch === epoch) await mirror.applyPets(reply.slice(8) as string[], sentPets, total)
+      return toDecision(reply)
+    },
+    async createPet(newPet) {
+      const epoch = mirror.epoch
+      let sentPets = 0
+      const reply = await fresh(() => {
+        sentPets = mirror.pets
+        return connection.run(
+          scripts.createPet,
+          [metaKey],
+          [prefix, mirror.version, sentPets, JSON.stringify(newPet), maxPets, maxPetId, deadline()],
+        ) as Promise<unknown[]>
+      })
+      if (reply[0] === 'full') throw storeFull(Number(reply[1]))
+      const id = Number(reply[1])
+      if (mirror.epoch !== epoch) {
+        throw new ApiError('simulator_reset', 'The simulator was reset while this request was under way: send it again')
+      }
+      const pets = reply.slice(2) as string[]
+      await mirror.applyPets(pets, sentPets, sentPets + pets.length)
+      const pet: Pet | undefined = attached().store.get(id)
+      if (pet === undefined) throw new ApiError('internal_error', `The shared store gave pet ${id}, which this instance could not add`)
+      return pet
+    },
+    record(input) {
+      const entry = journal.begin(input)
+      const restarts = journal.restarts
+      connection.run(scripts.record, [metaKey], [prefix, capacity, encodeEntry(input), entry.origin, journal.lastId]).then(
+        (reply) => {
+          journal.apply(reply as unknown[], restarts)
+          journal.settle(entry.origin)
+        },
+        (error: unknown) => entry.cancel(error),
+      )
+      return entry.recorded
+    },
+    control: (request, respond) => mirror.control(request, respond),
+  }
+}
+
+/** The admission script's reply as the limiter's decision. */
+function toDecision(reply: readonly unknown[]): RateLimitDecision {
+  const outcome = Number(reply[1])
+  const window = windows[Number(reply[2])]!
+  const limit = Number(reply[3])
+  const resetAt = Number(reply[5])
+  if (outcome === 0) return { outcome: 'allowed', window: window === 'day' ? 'day' : 'minute', limit, remaining: Number(reply[4]), resetAt }
+  return { outcome: outcome === 1 ? 'limited' : 'banned', window, limit, remaining: 0, resetAt, retryAfterSeconds: Number(reply[6]) }
+}
+
+/** A sandbox new to the fleet past its cap: as the registry answers one past its own. */
+function tooManySandboxes(held: number, seconds: number, max: number): ApiError {
+  return new ApiError(
+    'too_many_sandboxes',
+    `The shared store holds ${held} sandboxes, the fleet's cap (--max-sandboxes ${max}): delete one (DELETE /__sim/sandboxes/<name>), or wait ${seconds} s for the least recently used to expire`,
+    { 'Retry-After': String(seconds) },
+  )
+}

@@ -1,0 +1,262 @@
+import type { BucketRecord } from '../../core/access/rate-limiter.ts'
+import type { NewPet } from '../../core/model/pet-types.ts'
+import type { SimulatorCore } from '../../core/simulator/simulator-options.ts'
+import { storeFormat, type StoreConnection } from './store-connection.ts'
+import { storeScripts } from './store-scripts.ts'
+import type { WorldJournal } from './world-journal.ts'
+
+/** The changes a control request can make that the fleet must see, in the order they are published. */
+type Change = 'epoch' | 'clock' | 'faults' | 'journal' | 'pact' | 'coverage'
+
+export interface WorldMirrorOptions {
+  readonly connection: StoreConnection
+  readonly world: string
+  readonly fingerprint: string
+  readonly core: () => SimulatorCore
+  readonly journal: WorldJournal
+}
+
+/**
+ * The instance's copy of one world, kept up to date with the store: the world's `version` (bumped by every control
+ * change), its `epoch` (bumped by every change that replaces the whole state, whose snapshot starts it), the clock
+ * setting, the fault rules, the pets created since the epoch began, the journal; and what a control request made
+ * through this instance changed, published for the fleet.
+ */
+export function createWorldMirror(options: WorldMirrorOptions) {
+  const { connection, journal } = options
+  const prefix = `${connection.namespace}:{${options.world}}:`
+  const metaKey = `${prefix}meta`
+  let version = ''
+  let epoch = ''
+  let pets = 0
+  let faultsText = ''
+  let counters = { journalVersion: '', pactVersion: '', coverageVersion: '' }
+  let applying = false
+  let watching: Set<Change> | undefined
+  let syncing: Promise<void> | undefined
+  let controlQueue: Promise<unknown> = Promise.resolve()
+
+  const call = (command: string, ...args: (string | number)[]) => connection.call(command, ...args)
+
+  /** The world as this instance holds it, published as a new epoch (`init`: only when the store has none). */
+  async function publishEpoch(kind: 'epoch' | 'init'): Promise<boolean> {
+    const core = options.core()
+    const setting = core.clock.setting
+    const faults = JSON.stringify({ nextId: core.faults.nextId, rules: core.faults.list() })
+    const buckets = core.limiter
+      .records()
+      .flatMap((record) => [
+        record.caller,
+        record.minute,
+        record.minuteCount,
+        record.day,
+        record.dayCount,
+        record.refusedInARow,
+        record.bannedUntil ?? '',
+      ])
+    // A store that came back empty has lost its format mark too.
+    if (kind === 'init') await call('SET', `${connection.namespace}:format`, storeFormat, 'NX')
+    const reply = await connection.run(
+      storeScripts.publish,
+      [metaKey],
+      [
+        prefix,
+        kind,
+        JSON.stringify(core.snapshot()),
+        core.store.nextId,
+        setting.offsetMs,
+        setting.frozenAt ?? '',
+        faults,
+        options.fingerprint,
+        ...buckets,
+      ],
+    )
+    if (reply === 'exists') return false
+    adopt(reply as string[])
+    faultsText = faults
+    pets = 0
+    journal.restart()
+    return true
+  }
+
+  /** Takes the versions a publish left, as this instance's: it made the change, so its copy is the world's. */
+  function adopt(reply: readonly string[]): void {
+    const [nextVersion = '', nextEpoch = '', journalVersion = '', pactVersion = '', coverageVersion = ''] = reply
+    version = nextVersion
+    epoch = nextEpoch
+    counters = { journalVersion, pactVersion, coverageVersion }
+  }
+
+  async function publish(change: Change): Promise<void> {
+    const core = options.core()
+    if (change === 'epoch') {
+      await publishEpoch('epoch')
+      return
+    }
+    const args: (string | number)[] = [prefix, change]
+    if (change === 'clock') args.push(core.clock.setting.offsetMs, core.clock.setting.frozenAt ?? '')
+    if (change === 'faults') {
+      faultsText = JSON.stringify({ nextId: core.faults.nextId, rules: core.faults.list() })
+      args.push(faultsText)
+    }
+    adopt((await connection.run(storeScripts.publish, [metaKey], args)) as string[])
+    if (change === 'journal') journal.restart()
+  }
+
+  /** Brings the copy up to date; `full` also loads every caller's bucket and catches the journal up (control requests). */
+  async function pull(full: boolean): Promise<void> {
+    const core = options.core()
+    const flat = (await call('HGETALL', metaKey)) as string[]
+    const meta = new Map<string, string>()
+    for (let index = 0; index + 1 < flat.length; index += 2) meta.set(flat[index]!, flat[index + 1]!)
+    if (meta.size === 0) {
+      // An empty store (a new world, or a store that came back empty): this world, from the options, seeded once.
+      if (version !== '') {
+        applying = true
+        try {
+          core.reset()
+        } finally {
+          applying = false
+        }
+      }
+      if (!(await publishEpoch('init'))) await pull(full)
+      return
+    }
+    applying = true
+    try {
+      if (meta.get('epoch') !== epoch) {
+        const nextEpoch = meta.get('epoch')!
+        const snapshot = (await call('GET', `${prefix}e${nextEpoch}:snapshot`)) as string | null
+        if (snapshot === null) throw new Error(`The shared store lost the snapshot of ${options.world}'s epoch ${nextEpoch}`)
+        core.restore(JSON.parse(snapshot))
+        epoch = nextEpoch
+        pets = 0
+        // The snapshot brought its own rules: the world's are loaded below, whatever was loaded before.
+        faultsText = ''
+        journal.restart()
+        counters = { ...counters, journalVersion: meta.get('journalVersion') ?? '' }
+      }
+      const offsetMs = Number(meta.get('clockOffsetMs') ?? '0')
+      const frozen = meta.get('clockFrozenAt') ?? ''
+      const frozenAt = frozen === '' ? null : Number(frozen)
+      if (core.clock.setting.offsetMs !== offsetMs || core.clock.setting.frozenAt !== frozenAt) core.clock.restore({ offsetMs, frozenAt })
+      const faults = meta.get('faults') ?? ''
+      if (faults !== faultsText && faults !== '') {
+        const parsed = JSON.parse(faults) as { nextId: number; rules: Parameters<SimulatorCore['faults']['load']>[0] }
+        core.faults.load(parsed.rules, parsed.nextId)
+        faultsText = faults
+      }
+      if ((meta.get('journalVersion') ?? '') !== counters.journalVersion) {
+        core.journal.clear()
+        journal.restart()
+      }
+      if ((meta.get('pactVersion') ?? '') !== counters.pactVersion) core.journal.clearPact()
+      if ((meta.get('coverageVersion') ?? '') !== counters.coverageVersion) core.resetCoverage()
+      counters = {
+        journalVersion: meta.get('journalVersion') ?? '',
+        pactVersion: meta.get('pactVersion') ?? '',
+        coverageVersion: meta.get('coverageVersion') ?? '',
+      }
+      version = meta.get('version') ?? ''
+    } finally {
+      applying = false
+    }
+    const created = (await call('LRANGE', `${prefix}e${epoch}:created`, pets, -1)) as string[]
+    await applyPets(created, pets, pets + created.length)
+    if (!full) return
+    const flatBuckets = (await connection.run(storeScripts.buckets, [metaKey], [prefix, epoch])) as string[]
+    const records: BucketRecord[] = []
+    for (let index = 0; index + 6 < flatBuckets.length; index += 7) {
+      const [caller = '', minute, minuteCount, day, dayCount, refused, banned] = flatBuckets.slice(index, index + 7)
+      records.push({
+        caller,
+        minute: Number(minute),
+        minuteCount: Number(minuteCount),
+        day: Number(day),
+        dayCount: Number(dayCount),
+        refusedInARow: Number(refused),
+        ...(banned === '' || banned === undefined ? {} : { bannedUntil: Number(banned) }),
+      })
+    }
+    core.limiter.load(records)
+    const restarts = journal.restarts
+    const entries = (await call('XRANGE', `${prefix}journal`, `(${journal.lastId}`, '+', 'COUNT', 10_000)) as [string, string[]][]
+    journal.apply(
+      entries.flatMap(([id, fields]) => [id, fields[1], fields[3], fields[5]]),
+      restarts,
+    )
+  }
+
+  /** Adds the created pets a reply carried from `first` on (those this copy lacks), fetching the rest up to `total`. */
+  async function applyPets(created: readonly string[], first: number, total: number): Promise<void> {
+    const core = options.core()
+    for (let index = pets - first; index < created.length; index++) {
+      core.store.create(JSON.parse(created[index]!) as NewPet)
+      pets++
+    }
+    if (pets < total) {
+      const rest = (await call('LRANGE', `${prefix}e${epoch}:created`, pets, total - 1)) as string[]
+      await applyPets(rest, pets, total)
+    }
+  }
+
+  return {
+    prefix,
+    metaKey,
+    get version() {
+      return version
+    },
+    get epoch() {
+      return epoch
+    },
+    get pets() {
+      return pets
+    },
+    applyPets,
+    /** Brought up to date once for every caller waiting at the same time; a full sync waits for one under way. */
+    sync(full: boolean): Promise<void> {
+      if (syncing !== undefined && !full) return syncing
+      const run = (syncing ?? Promise.resolve()).catch(() => {}).then(() => pull(full))
+      const current = run.finally(() => {
+        if (syncing === current) syncing = undefined
+      })
+      syncing = current
+      return current
+    },
+    /** Notes what the world's simulator changes while a control request of this instance runs. */
+    watch(core: SimulatorCore): void {
+      core.events.subscribe((event) => {
+        if (applying || watching === undefined || event.type === 'request') return
+        watching.add(event.type === 'reset' ? 'epoch' : event.type)
+      })
+    },
+    control<Answer>(request: { readonly method: string; readonly path: string }, respond: () => Answer | Promise<Answer>): Promise<Answer> {
+      if (request.method === 'GET' || request.method === 'HEAD') return this.sync(true).then(respond)
+      const run = async () => {
+        await this.sync(true)
+        const changes = new Set<Change>()
+        watching = changes
+        try {
+          return await respond()
+        } finally {
+          watching = undefined
+          if (request.method === 'DELETE' && request.path === '/__sim/requests') changes.add('journal')
+          if (request.method === 'DELETE' && request.path === '/__sim/requests.pact') changes.add('pact')
+          if (request.method === 'DELETE' && request.path === '/__sim/coverage') changes.add('coverage')
+          // A new epoch carries the clock and the rules with it.
+          if (changes.has('epoch')) for (const carried of ['clock', 'faults', 'journal'] as const) changes.delete(carried)
+          for (const change of changes) await publish(change)
+          // A sandbox deleted through the default world's plane is deleted for the fleet: its next request starts it fresh.
+          const deleted = request.method === 'DELETE' ? /^\/__sim\/sandboxes\/([a-z0-9][a-z0-9-]*)$/.exec(request.path)?.[1] : undefined
+          if (deleted !== undefined) await connection.run(storeScripts.dropSandbox, [], [`${connection.namespace}:`, deleted])
+        }
+      }
+      // One control change at a time on an instance, in the order they came.
+      const result = controlQueue.then(run, run)
+      controlQueue = result.catch(() => {})
+      return result
+    },
+  }
+}
+
+export type WorldMirror = ReturnType<typeof createWorldMirror>
