@@ -1,7 +1,9 @@
-// Issue 40: a store the simulator cannot use stops it at start, with one line on stderr that names the cause, and the
-// exit code of every start failure (docs/cli.md: 2). Never a silent start on an in-memory world instead.
+// Issue 40: a store the simulator cannot use stops it at start, with one line on stderr that names the cause. Flags
+// that cannot go together are usage errors (exit 2); a store that cannot be used, exit 1 (docs/cli.md). Never a silent
+// start on an in-memory world instead.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { usageExitCode } from '../../src/cli/cli-usage-error.ts'
+import { startFailedExitCode } from '../../src/cli/start-serving.ts'
 import { runCli } from '../support/cli-process.ts'
 import { startRedisServer, type RedisServer } from '../support/redis-server.ts'
 import { controlOk, startInstances, stopInstances, storeArgs } from '../support/store-fleet.ts'
@@ -18,6 +20,16 @@ async function refusal(args: readonly string[], boundMs = 15_000) {
 /** Exactly one line on stderr, `petstore-sim: …`, and nothing that says it listens. */
 function expectOneLine(result: { code: number | string; stderr: string; stdout: string }, ...mentions: RegExp[]): void {
   expect(result.code, result.stderr).toBe(usageExitCode)
+  expectOneLineOnly(result, mentions)
+}
+
+/** The same, for a store that cannot be used: its own exit code. */
+function expectStoreRefused(result: { code: number | string; stderr: string; stdout: string }, ...mentions: RegExp[]): void {
+  expect(result.code, result.stderr).toBe(startFailedExitCode)
+  expectOneLineOnly(result, mentions)
+}
+
+function expectOneLineOnly(result: { stderr: string; stdout: string }, mentions: readonly RegExp[]): void {
   expect(result.stderr).toMatch(/^petstore-sim: [^\n]+\n$/)
   for (const mention of mentions) expect(result.stderr).toMatch(mention)
   expect(result.stdout).not.toContain('listening on')
@@ -32,7 +44,7 @@ describe('a --store the simulator cannot use', () => {
   })
 
   it('gives up on a store it cannot reach after --store-wait, naming it and why', async () => {
-    expectOneLine(
+    expectStoreRefused(
       await refusal(['--store', 'redis://127.0.0.1:1', '--store-wait', '500']),
       /--store redis:\/\/127\.0\.0\.1:1/,
       /ECONNREFUSED|refused|cannot connect/i,
@@ -62,7 +74,7 @@ describe('a store that refuses scripts', () => {
     // The server is up and answers: only scripting is missing.
     expect(server.cli('PING')).toBe('PONG')
     expect(server.cli('EVAL', 'return 1', '0')).toMatch(/unknown command/i)
-    expectOneLine(await refusal(['--store', server.socketUrl]), named(`--store ${server.socketUrl}`), /script|Lua|EVAL/i)
+    expectStoreRefused(await refusal(['--store', server.socketUrl]), named(`--store ${server.socketUrl}`), /script|Lua|EVAL/i)
   })
 })
 
@@ -75,7 +87,7 @@ describe("a store holding another version's data", () => {
   afterAll(async () => server?.stop())
 
   it('stops the start, naming the format found and how to go on, and leaves the data alone', async () => {
-    expectOneLine(await refusal(['--store', server.socketUrl]), /format 999/, /--store-namespace/)
+    expectStoreRefused(await refusal(['--store', server.socketUrl]), /format 999/, /--store-namespace/)
     expect(server.cli('GET', 'petstore-sim:format')).toBe('999')
   })
 
