@@ -161,8 +161,11 @@ export function createWorldMirror(options: WorldMirrorOptions) {
     } finally {
       applying = false
     }
-    const created = (await call('LRANGE', `${prefix}e${epoch}:created`, pets, -1)) as string[]
-    await applyPets(created, pets, pets + created.length)
+    // From the count before the round trip: pets added while it was under way (a createPet's reply) are skipped, not
+    // shifted (taking \`pets\` after the await put a pet under the next one's id on a busy instance).
+    const from = pets
+    const created = (await call('LRANGE', `${prefix}e${epoch}:created`, from, -1)) as string[]
+    await applyPets(created, from, from + created.length)
     if (!full) return
     const flatBuckets = (await connection.run(storeScripts.buckets, [metaKey], [prefix, epoch])) as string[]
     const records: BucketRecord[] = []
@@ -190,13 +193,19 @@ export function createWorldMirror(options: WorldMirrorOptions) {
   /** Adds the created pets a reply carried from `first` on (those this copy lacks), fetching the rest up to `total`. */
   async function applyPets(created: readonly string[], first: number, total: number): Promise<void> {
     const core = options.core()
+    if (pets < first) {
+      // A gap before what the reply carried: fetched first, so that every pet goes under its own id.
+      const from = pets
+      await applyPets((await call('LRANGE', `${prefix}e${epoch}:created`, from, first - 1)) as string[], from, first)
+    }
     for (let index = pets - first; index < created.length; index++) {
       core.store.create(JSON.parse(created[index]!) as NewPet)
       pets++
     }
     if (pets < total) {
-      const rest = (await call('LRANGE', `${prefix}e${epoch}:created`, pets, total - 1)) as string[]
-      await applyPets(rest, pets, total)
+      const from = pets
+      const rest = (await call('LRANGE', `${prefix}e${epoch}:created`, from, total - 1)) as string[]
+      await applyPets(rest, from, total)
     }
   }
 
