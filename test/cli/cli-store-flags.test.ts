@@ -98,7 +98,8 @@ describe('a store that cannot be used', () => {
   let notRedisPort = 0
   beforeAll(async () => {
     // Something that listens but is not Redis: it answers every connection with an HTTP error and closes it.
-    notRedis = createServer((socket) => socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n'))
+    // Read (and dropped), so that the client's end is seen and the server can close: a paused socket never ends.
+    notRedis = createServer((socket) => socket.resume().end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n'))
     await new Promise<void>((resolve) => notRedis.listen(0, '127.0.0.1', resolve))
     notRedisPort = (notRedis.address() as { port: number }).port
   })
@@ -116,6 +117,7 @@ describe('a store that cannot be used', () => {
     expect(lines[0]).toMatch(/^petstore-sim: .+/)
     expect(lines[0]).toContain(url)
     expect(stdout).not.toContain('listening on')
+    return lines[0]!
   }
 
   it('an unreachable one ends start-up with one line naming it, exit code 1', async () => {
@@ -123,7 +125,7 @@ describe('a store that cannot be used', () => {
   })
 
   it('one that is not Redis: the same', async () => {
-    await expectOneLine([], `redis://127.0.0.1:${notRedisPort}`)
+    expect(await expectOneLine([], `redis://127.0.0.1:${notRedisPort}`)).toContain('not in the Redis protocol')
   })
 
   it('with --workers 2, the same one line, once for the fleet', async () => {

@@ -93,5 +93,7 @@ async function check(probe: Redis, options: StartOptions): Promise<void> {
 function connectCause(error: unknown): string {
   if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string') return error.code
   const message = error instanceof Error ? error.message : String(error)
+  // ioredis's parser on an answer that is not RESP (an HTTP server, say): "Unknown RESP type 72 "H". Please report this."
+  if (/Unknown RESP type|Protocol error/i.test(message)) return 'it answers, but not in the Redis protocol: is it a Redis server?'
   return /ECONNREFUSED|ENOENT|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EACCES/.exec(message)?.[0] ?? message.split('\n')[0]!
 }
