@@ -126,8 +126,10 @@ export function refuseStoreConflicts(
   }
   if (store === undefined) return
   if (options.state !== undefined) {
+    // The image sets PETSTORE_SIM_STATE (a /data volume); a replica given a store must say it wants none.
+    const remedy = program.getOptionValueSource('state') === 'env' ? '; set PETSTORE_SIM_STATE empty to start without a file' : ''
     throw new UsageError(
-      `${origin(program, 'state', '', configPath)} cannot be used with ${store}: the store keeps the state (take snapshots with GET /__sim/snapshot)`,
+      `${origin(program, 'state', '', configPath)} cannot be used with ${store}: the store keeps the state (take snapshots with GET /__sim/snapshot${remedy})`,
     )
   }
   if (options.watch === true) {

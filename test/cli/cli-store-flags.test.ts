@@ -74,6 +74,14 @@ describe('the flags of the shared store and of workers', () => {
     expect(stderr.trimEnd().split('\n')).toHaveLength(1)
   })
 
+  it('says how to start a store-backed image, whose PETSTORE_SIM_STATE names a file, without one', async () => {
+    const { code, stderr } = await refusal(['--store', 'redis://127.0.0.1:1'], { PETSTORE_SIM_STATE: '/data/state.json' })
+    expect(code).toBe(2)
+    expect(stderr).toBe(
+      'petstore-sim: PETSTORE_SIM_STATE cannot be used with --store: the store keeps the state (take snapshots with GET /__sim/snapshot; set PETSTORE_SIM_STATE empty to start without a file)\n',
+    )
+  })
+
   it('names where a refused value came from: an environment variable or the config file', async () => {
     expect((await refusal([], { PETSTORE_SIM_WORKERS: '3' })).stderr).toBe(
       'petstore-sim: PETSTORE_SIM_WORKERS=3 needs --store: each worker would count rate limits on its own\n',
