@@ -131,6 +131,12 @@ export function createWorldLink(link: WorldLinkOptions): SharedWorldLink & {
       if (pet === undefined) throw new ApiError('internal_error', `The shared store gave pet ${id}, which this instance could not add`)
       return pet
     },
+    async claimFault(ruleId) {
+      const reply = await fresh(
+        () => connection.run(scripts.claimFault, [metaKey], [prefix, mirror.version, ruleId, deadline()]) as Promise<unknown[]>,
+      )
+      return Number(reply[1]) === 1
+    },
     record(input) {
       const entry = journal.begin(input)
       const restarts = journal.restarts
