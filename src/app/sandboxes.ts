@@ -43,6 +43,8 @@ export function createSandboxes<World extends SandboxWorld>(
   create: (name: string) => World,
   options: SandboxOptions & {
     readonly clock?: Clock | undefined
+    /** What the registry does at the cap (`createSandboxRegistry`): worlds in a shared store forget a copy. */
+    readonly whenFull?: 'refuse' | 'forget-least-recent' | undefined
     /** The answer to a request that would make a sandbox and may not (a foreign Host or page); undefined to make it. */
     readonly refuseNew?: ((request: PlainRequest) => PlainResponse | undefined) | undefined
   },
@@ -52,6 +54,7 @@ export function createSandboxes<World extends SandboxWorld>(
     dispose: (world) => world.closeStreams(),
     clock: options.clock,
     limits: options,
+    whenFull: options.whenFull,
   })
   const header = options.header === true
   /** The sandbox's world, made now unless the request may not make one (then its refusal). */

@@ -1,5 +1,5 @@
 import { storeScript } from './store-connection.ts'
-import { dropSandboxScript, sandboxUse } from './sandbox-scripts.ts'
+import { dropSandboxScript, listSandboxesScript, sandboxUse } from './sandbox-scripts.ts'
 
 // The Lua scripts of the shared store, one atomic step each (EVALSHA, EVAL on NOSCRIPT: ioredis's defineCommand).
 // Every script takes the world's `meta` hash as KEYS[1] and the world's key prefix (`<ns>:{<world>}:`, one hash slot
@@ -38,7 +38,7 @@ end
  * limit, remaining, reset (unix s), retry-after (s), created pets, then up to 50 created pets past the caller's count.
  */
 export const admitScript = `${header}
-${sandboxUse}
+${sandboxUse(11)}
 local now = storeNow()
 local caller = ARGV[3]
 local perMinute = tonumber(ARGV[4])
@@ -231,6 +231,16 @@ return redis.call('HMGET', meta, 'version', 'epoch', 'journalVersion', 'pactVers
 `
 
 /**
+ * A sandbox entered in the fleet without an API request (its control plane, `PUT /__sim/sandboxes/<name>`), as the
+ * admission script does (`sandboxUse`). ARGV: prefix, version, name, the namespace's prefix, cap, idle ms, deadline.
+ * Reply: ok, 1 when the fleet had no such sandbox (0 otherwise).
+ */
+export const useSandboxScript = `${header}
+${sandboxUse(3)}
+return {'ok', sandboxMade and 1 or 0}
+`
+
+/**
  * One firing of a fault rule with `times`, claimed for the fleet: what is left in `fault-times` counted down, or
  * nothing when the fleet has spent it (or the rule is gone). ARGV: prefix, version, rule id, deadline.
  * Reply: ok, 1 when claimed (0 when spent).
@@ -273,4 +283,6 @@ export const storeScripts = {
   publish: storeScript(publishScript),
   buckets: storeScript(bucketsScript),
   dropSandbox: storeScript(dropSandboxScript),
+  useSandbox: storeScript(useSandboxScript),
+  listSandboxes: storeScript(listSandboxesScript),
 } as const

@@ -37,6 +37,7 @@ export function createWorldLink(link: WorldLinkOptions): SharedWorldLink & {
   readonly mirror: WorldMirror
   readonly journal: WorldJournal
   readonly fingerprint: string
+  use(): Promise<boolean>
 } {
   const { connection, options } = link
   const scripts = storeScripts
@@ -70,6 +71,15 @@ export function createWorldLink(link: WorldLinkOptions): SharedWorldLink & {
       }
       await mirror.sync(false)
     }
+  }
+
+  /** A sandbox entered in the fleet (seeded if new, against the fleet's cap) without an API request; whether it was new. */
+  async function use(): Promise<boolean> {
+    if (sandboxes === undefined) return false
+    const reply = await fresh(
+      () => connection.run(scripts.useSandbox, [metaKey], [prefix, mirror.version, ...sandboxUse, deadline()]) as Promise<unknown[]>,
+    )
+    return Number(reply[1]) === 1
   }
 
   return {
@@ -149,7 +159,12 @@ export function createWorldLink(link: WorldLinkOptions): SharedWorldLink & {
       )
       return entry.recorded
     },
-    control: (request, respond) => mirror.control(request, respond),
+    use,
+    // A sandbox's control request is a use of it, as in memory: it keeps the sandbox from expiring, or makes it.
+    control: async (request, respond) => {
+      if (sandboxes !== undefined) await use()
+      return mirror.control(request, respond)
+    },
   }
 }
 

@@ -253,9 +253,6 @@ export function createWorldMirror(options: WorldMirrorOptions) {
           // A new epoch carries the clock and the rules with it.
           if (changes.has('epoch')) for (const carried of ['clock', 'faults', 'journal'] as const) changes.delete(carried)
           for (const change of changes) await publish(change)
-          // A sandbox deleted through the default world's plane is deleted for the fleet: its next request starts it fresh.
-          const deleted = request.method === 'DELETE' ? /^\/__sim\/sandboxes\/([a-z0-9][a-z0-9-]*)$/.exec(request.path)?.[1] : undefined
-          if (deleted !== undefined) await connection.run(storeScripts.dropSandbox, [], [`${connection.namespace}:`, deleted])
         }
       }
       // One control change at a time on an instance, in the order they came.
