@@ -276,6 +276,7 @@ function createSandboxWorlds(
     clock: options.clock,
     // In a shared store each sandbox here is a copy of the fleet's, whose cap the store keeps: a copy can be forgotten.
     whenFull: options.shared === undefined ? 'refuse' : 'forget-least-recent',
+    onForget: (world) => world.simulator.shared?.release(),
     refuseNew,
   })
 }

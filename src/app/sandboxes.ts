@@ -45,13 +45,18 @@ export function createSandboxes<World extends SandboxWorld>(
     readonly clock?: Clock | undefined
     /** What the registry does at the cap (`createSandboxRegistry`): worlds in a shared store forget a copy. */
     readonly whenFull?: 'refuse' | 'forget-least-recent' | undefined
+    /** Called with each world forgotten (deleted, expired, replaced), after its streams are ended. */
+    readonly onForget?: ((world: World) => void) | undefined
     /** The answer to a request that would make a sandbox and may not (a foreign Host or page); undefined to make it. */
     readonly refuseNew?: ((request: PlainRequest) => PlainResponse | undefined) | undefined
   },
 ): Sandboxes<World> {
   const registry = createSandboxRegistry({
     create,
-    dispose: (world) => world.closeStreams(),
+    dispose(world) {
+      world.closeStreams()
+      options.onForget?.(world)
+    },
     clock: options.clock,
     limits: options,
     whenFull: options.whenFull,

@@ -104,6 +104,8 @@ export interface SharedWorldLink extends SharedWorld {
   control<Answer>(request: { readonly method: string; readonly path: string }, respond: () => Answer | Promise<Answer>): Promise<Answer>
   /** Whether the store answers; `cause` says why not. */
   health(): { readonly ready: boolean; readonly cause?: string | undefined }
+  /** The world's copy was forgotten here (a sandbox's, expired, deleted or replaced): the link stops following it. */
+  release(): void
   /** The default world's: the fleet's sandboxes, as `GET|PUT|DELETE /__sim/sandboxes…` list, make and delete them. */
   readonly sandboxes?: SharedSandboxes | undefined
 }

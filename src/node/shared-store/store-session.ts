@@ -53,9 +53,18 @@ export async function openSharedStore(options: StoreOptions, address: StoreAddre
           clock,
           sandboxes: sandboxPath === '' ? undefined : { name, ...sandboxLimits },
         })
-        const link = sandboxPath === '' ? { ...made, sandboxes: fleetSandboxes(connection, () => sandboxLimits.idleMs, links) } : made
+        const stream = `${made.mirror.prefix}journal`
+        const release = () => {
+          if (links.get(world) === link) links.delete(world)
+          tail.unfollow(stream, made.journal)
+        }
+        const link = {
+          ...made,
+          release,
+          ...(sandboxPath === '' ? { sandboxes: fleetSandboxes(connection, () => sandboxLimits.idleMs, links) } : {}),
+        }
         links.set(world, link)
-        tail.follow(`${link.mirror.prefix}journal`, link.journal)
+        tail.follow(stream, link.journal)
         return link
       },
     },
@@ -79,7 +88,7 @@ export async function openSharedStore(options: StoreOptions, address: StoreAddre
   }
 }
 
-type WorldLinks = Map<string, ReturnType<typeof createWorldLink>>
+type WorldLinks = Map<string, ReturnType<typeof createWorldLink> & { release(): void }>
 
 /** The fleet's sandboxes in `<ns>:sandboxes`, for the default world's `/__sim/sandboxes` (`SharedSandboxes`). */
 function fleetSandboxes(connection: StoreConnection, idleMs: () => number, links: WorldLinks): SharedSandboxes {

@@ -33,7 +33,7 @@ export interface WorldLinkOptions {
 }
 
 /** A world kept in the shared store: the pipeline's hook (admission, createPet, journal) and the control plane's. */
-export function createWorldLink(link: WorldLinkOptions): SharedWorldLink & {
+export function createWorldLink(link: WorldLinkOptions): Omit<SharedWorldLink, 'release'> & {
   readonly mirror: WorldMirror
   readonly journal: WorldJournal
   readonly fingerprint: string
