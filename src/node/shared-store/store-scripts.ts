@@ -7,7 +7,9 @@ import { dropSandboxScript, listSandboxesScript, sandboxUse } from './sandbox-sc
 // numbers are doubles; `tostring` would print 1.7e+12).
 
 /**
- * Reads the world's version and clock; `stale` (with nothing decided) when the caller's copy is behind. The last ARGV
+ * Reads the world's version and clock; `stale` (with nothing decided) when the caller's copy is behind: its version
+ * is `<life>/<version>`, the life set when the world was first written, so a copy of a world the store lost (restarted
+ * empty) is never taken for the new one's, whose versions and epochs count from 1 again. The last ARGV
  * of every script that uses it is the instant (the store's clock) past which the instance no longer waits for the
  * answer: a script run later (it waited in the queue of a paused store) is `expired` and changes nothing, so a request
  * answered 503 never counts.
@@ -15,9 +17,9 @@ import { dropSandboxScript, listSandboxesScript, sandboxUse } from './sandbox-sc
 const header = `
 local meta = KEYS[1]
 local prefix = ARGV[1]
-local m = redis.call('HMGET', meta, 'version', 'epoch', 'clockOffsetMs', 'clockFrozenAt', 'nextId')
+local m = redis.call('HMGET', meta, 'version', 'epoch', 'clockOffsetMs', 'clockFrozenAt', 'nextId', 'life')
 if not m[1] then return {'absent'} end
-if m[1] ~= ARGV[2] then return {'stale', m[1]} end
+if (m[6] or '') .. '/' .. m[1] ~= ARGV[2] then return {'stale', m[1]} end
 local epochPrefix = prefix .. 'e' .. m[2] .. ':'
 local t = redis.call('TIME')
 local realNow = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -164,7 +166,7 @@ return out
  * - `clock`: offset, frozen at; `faults`: rules JSON; `journal`, `pact`, `coverage`: nothing (cleared).
  * What is left of each rule's `times` is kept in `fault-times` (rule id -> firings left), the fleet's count
  * (`claimFaultScript`): a new epoch starts it from the rules given; new rules add theirs, and removed ones leave it.
- * Reply: version, epoch, journal, pact and coverage versions after it; or `exists` for an `init` of a world already there.
+ * Reply: version, epoch, journal, pact and coverage versions after it, life; or `exists` for an `init` of a world already there.
  */
 export const publishScript = `
 local meta = KEYS[1]
@@ -204,7 +206,7 @@ if kind == 'epoch' or kind == 'init' then
   redis.call('HSET', meta, 'pets', ARGV[9], 'scenario', ARGV[10])
   if kind == 'init' then
     local t = redis.call('TIME')
-    redis.call('HSET', meta, 'createdAt', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+    redis.call('HSET', meta, 'createdAt', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000), 'life', t[1] .. '.' .. t[2])
   end
   countTimes(ARGV[7], true)
   for i = 11, #ARGV, 7 do
@@ -227,7 +229,7 @@ elseif kind == 'coverage' then
   redis.call('HINCRBY', meta, 'coverageVersion', 1)
 end
 redis.call('HINCRBY', meta, 'version', 1)
-return redis.call('HMGET', meta, 'version', 'epoch', 'journalVersion', 'pactVersion', 'coverageVersion')
+return redis.call('HMGET', meta, 'version', 'epoch', 'journalVersion', 'pactVersion', 'coverageVersion', 'life')
 `
 
 /**

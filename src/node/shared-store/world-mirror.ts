@@ -29,6 +29,8 @@ export function createWorldMirror(options: WorldMirrorOptions) {
   const metaKey = `${prefix}meta`
   let version = ''
   let epoch = ''
+  /** When the store first wrote the world: a store that lost it (restarted empty) writes it again with another life. */
+  let life = ''
   let pets = 0
   let faultsText = ''
   let counters = { journalVersion: '', pactVersion: '', coverageVersion: '' }
@@ -85,9 +87,10 @@ export function createWorldMirror(options: WorldMirrorOptions) {
 
   /** Takes the versions a publish left, as this instance's: it made the change, so its copy is the world's. */
   function adopt(reply: readonly string[]): void {
-    const [nextVersion = '', nextEpoch = '', journalVersion = '', pactVersion = '', coverageVersion = ''] = reply
+    const [nextVersion = '', nextEpoch = '', journalVersion = '', pactVersion = '', coverageVersion = '', nextLife = ''] = reply
     version = nextVersion
     epoch = nextEpoch
+    life = nextLife
     counters = { journalVersion, pactVersion, coverageVersion }
   }
 
@@ -131,7 +134,7 @@ export function createWorldMirror(options: WorldMirrorOptions) {
     }
     applying = true
     try {
-      if (meta.get('epoch') !== epoch) {
+      if (meta.get('epoch') !== epoch || (meta.get('life') ?? '') !== life) {
         const nextEpoch = meta.get('epoch')!
         const snapshot = (await call('GET', `${prefix}e${nextEpoch}:snapshot`)) as string | null
         if (snapshot === null) throw new Error(`The shared store lost the snapshot of ${options.world}'s epoch ${nextEpoch}`)
@@ -165,6 +168,7 @@ export function createWorldMirror(options: WorldMirrorOptions) {
         coverageVersion: meta.get('coverageVersion') ?? '',
       }
       version = meta.get('version') ?? ''
+      life = meta.get('life') ?? ''
     } finally {
       applying = false
     }
@@ -210,8 +214,9 @@ export function createWorldMirror(options: WorldMirrorOptions) {
   return {
     prefix,
     metaKey,
+    /** `<life>/<version>`, as the scripts compare it. */
     get version() {
-      return version
+      return `${life}/${version}`
     },
     get epoch() {
       return epoch
