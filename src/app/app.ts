@@ -274,6 +274,9 @@ function createSandboxWorlds(
   return parts.createSandboxes!((name) => createAppWith({ ...rest, sandboxPath: `${sandboxPrefix}${name}`, sandboxes: false }, parts), {
     ...(sandboxOptions === false ? {} : sandboxOptions),
     clock: options.clock,
+    // In a shared store each sandbox here is a copy of the fleet's, whose cap the store keeps: a copy can be forgotten.
+    whenFull: options.shared === undefined ? 'refuse' : 'forget-least-recent',
+    onForget: (world) => world.simulator.shared?.release(),
     refuseNew,
   })
 }

@@ -43,15 +43,23 @@ export function createSandboxes<World extends SandboxWorld>(
   create: (name: string) => World,
   options: SandboxOptions & {
     readonly clock?: Clock | undefined
+    /** What the registry does at the cap (`createSandboxRegistry`): worlds in a shared store forget a copy. */
+    readonly whenFull?: 'refuse' | 'forget-least-recent' | undefined
+    /** Called with each world forgotten (deleted, expired, replaced), after its streams are ended. */
+    readonly onForget?: ((world: World) => void) | undefined
     /** The answer to a request that would make a sandbox and may not (a foreign Host or page); undefined to make it. */
     readonly refuseNew?: ((request: PlainRequest) => PlainResponse | undefined) | undefined
   },
 ): Sandboxes<World> {
   const registry = createSandboxRegistry({
     create,
-    dispose: (world) => world.closeStreams(),
+    dispose(world) {
+      world.closeStreams()
+      options.onForget?.(world)
+    },
     clock: options.clock,
     limits: options,
+    whenFull: options.whenFull,
   })
   const header = options.header === true
   /** The sandbox's world, made now unless the request may not make one (then its refusal). */

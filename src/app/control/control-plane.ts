@@ -87,7 +87,7 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
     ...scenarioRoutes(simulator),
     ...pactRoutes(simulator),
     ...providerStateRoutes(),
-    ...(sandboxes === undefined ? [] : sandboxRoutes(sandboxes, simulator.basePath)),
+    ...(sandboxes === undefined ? [] : sandboxRoutes(sandboxes, simulator.basePath, simulator.shared?.sandboxes)),
   ]
 
   return {

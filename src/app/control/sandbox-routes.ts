@@ -1,6 +1,13 @@
 import { ApiError } from '../../core/http/api-error.ts'
 import { jsonResponse } from '../../core/http/plain-http.ts'
-import { checkSandboxName, invalidSandboxName, sandboxNameRule, type SandboxRegistry } from '../../core/simulator/sandbox-registry.ts'
+import {
+  checkSandboxName,
+  invalidSandboxName,
+  sandboxNameRule,
+  type SandboxRegistry,
+  type SharedSandboxEntry,
+  type SharedSandboxes,
+} from '../../core/simulator/sandbox-registry.ts'
 import type { SimulatorCore } from '../../core/simulator/simulator-core.ts'
 import type { PlainRequest } from '../../core/http/plain-http.ts'
 import type { ControlRoute } from './control-route.ts'
@@ -15,42 +22,60 @@ export type SandboxDirectory = SandboxRegistry<{ readonly simulator: SimulatorCo
  *   totals over them (the default world apart: `GET /__sim/state`);
  * - `PUT /__sim/sandboxes/{name}`: made from the configured scenario if there is none (201), else left as it is (200);
  * - `DELETE /__sim/sandboxes/{name}`: forgotten, its state with it (204), or 404 `sandbox_not_found`.
+ *
+ * `fleet`: with a shared store, the fleet's sandboxes are listed, made and deleted, with the store's figures.
  */
-export function sandboxRoutes(sandboxes: SandboxDirectory, basePath: string): ControlRoute[] {
+export function sandboxRoutes(sandboxes: SandboxDirectory, basePath: string, fleet?: SharedSandboxes): ControlRoute[] {
   const iso = (ms: number) => new Date(ms).toISOString()
+  const paths = (name: string) => ({ name, apiPath: `/sandboxes/${name}${basePath}`, controlPath: `/sandboxes/${name}/__sim` })
   const summary = (name: string, simulator: SimulatorCore) => ({
-    name,
-    apiPath: `/sandboxes/${name}${basePath}`,
-    controlPath: `/sandboxes/${name}/__sim`,
+    ...paths(name),
     pets: simulator.store.size,
     requests: simulator.journal.count(),
     scenario: simulator.scenario,
   })
+  // With a shared store (`--store`), the fleet's sandboxes, each with the store's figures, whatever this instance holds.
+  const fleetEntry = (entry: SharedSandboxEntry) => {
+    const { name, pets, requests, scenario, createdAt, lastUsedAt } = entry
+    return {
+      ...paths(name),
+      pets,
+      requests,
+      scenario,
+      createdAt: iso(createdAt),
+      lastUsedAt: iso(lastUsedAt),
+      expiresAt: iso(lastUsedAt + sandboxes.idleMs),
+    }
+  }
+  const listing = (listed: ReturnType<typeof fleetEntry>[]) =>
+    jsonResponse(
+      {
+        max: sandboxes.max,
+        idleExpiryMs: sandboxes.idleMs,
+        names: sandboxNameRule,
+        sandboxes: listed,
+        total: {
+          sandboxes: listed.length,
+          pets: listed.reduce((sum, sandbox) => sum + sandbox.pets, 0),
+          requests: listed.reduce((sum, sandbox) => sum + sandbox.requests, 0),
+        },
+      },
+      200,
+    )
   return [
     {
       method: 'GET',
       path: '/sandboxes',
       name: 'sandboxes',
       resolve() {
-        const listed = sandboxes.list().map((entry) => ({
-          ...summary(entry.name, entry.world.simulator),
-          createdAt: iso(entry.createdAt),
-          lastUsedAt: iso(entry.lastUsedAt),
-          expiresAt: iso(entry.expiresAt),
-        }))
-        return jsonResponse(
-          {
-            max: sandboxes.max,
-            idleExpiryMs: sandboxes.idleMs,
-            names: sandboxNameRule,
-            sandboxes: listed,
-            total: {
-              sandboxes: listed.length,
-              pets: listed.reduce((sum, sandbox) => sum + sandbox.pets, 0),
-              requests: listed.reduce((sum, sandbox) => sum + sandbox.requests, 0),
-            },
-          },
-          200,
+        if (fleet !== undefined) return fleet.list().then((entries) => listing(entries.sort(byCreation).map(fleetEntry)))
+        return listing(
+          sandboxes.list().map((entry) => ({
+            ...summary(entry.name, entry.world.simulator),
+            createdAt: iso(entry.createdAt),
+            lastUsedAt: iso(entry.lastUsedAt),
+            expiresAt: iso(entry.expiresAt),
+          })),
         )
       },
     },
@@ -58,19 +83,32 @@ export function sandboxRoutes(sandboxes: SandboxDirectory, basePath: string): Co
       method: 'PUT',
       path: '/sandboxes/{id}',
       name: 'createSandbox',
-      resolve(request) {
+      async resolve(request) {
         const name = checkSandboxName(sentName(request))
         const { world, created } = sandboxes.create(name)
-        return jsonResponse({ ...summary(name, world.simulator), created }, created ? 201 : 200)
+        if (fleet === undefined) return jsonResponse({ ...summary(name, world.simulator), created }, created ? 201 : 200)
+        // Made for the fleet only if the fleet had none: a copy made here of one it has is not a new sandbox.
+        const made = await fleet.enter(name).catch((error: unknown) => {
+          sandboxes.delete(name)
+          throw error
+        })
+        const [entry] = await fleet.list(name)
+        return jsonResponse(
+          { ...(entry === undefined ? summary(name, world.simulator) : fleetEntry(entry)), created: made },
+          made ? 201 : 200,
+        )
       },
     },
     {
       method: 'DELETE',
       path: '/sandboxes/{id}',
       name: 'deleteSandbox',
-      resolve(request) {
+      async resolve(request) {
         const name = checkSandboxName(sentName(request))
-        if (!sandboxes.delete(name))
+        const here = sandboxes.delete(name)
+        // In a shared store: deleted for the fleet, whichever instances held a copy (their next request starts it fresh).
+        const inFleet = fleet === undefined ? false : await fleet.delete(name)
+        if (!here && !inFleet)
           throw new ApiError('sandbox_not_found', `No sandbox ${JSON.stringify(name)}; GET /__sim/sandboxes lists them`)
         return { status: 204, headers: {}, body: undefined }
       },
@@ -87,6 +125,11 @@ export function sandboxRoutes(sandboxes: SandboxDirectory, basePath: string): Co
       }),
     ),
   ]
+}
+
+/** Oldest first, as the registry lists its own. */
+function byCreation(a: SharedSandboxEntry, b: SharedSandboxEntry): number {
+  return a.createdAt - b.createdAt || a.name.localeCompare(b.name)
 }
 
 /**

@@ -56,6 +56,11 @@ export interface FiredFault {
   readonly fault: TransportFault | undefined
   readonly delayMs: number
   readonly hangMs: number
+  /**
+   * For a rule with `times`, its place among the rules when it fired: a shared store that finds the rule spent across
+   * the fleet goes on from there (`fire`'s `from`), as the rules would once it was spent here.
+   */
+  readonly at: number | undefined
 }
 
 /**
@@ -88,8 +93,13 @@ export interface FaultRules {
   load(rules: readonly FaultRule[], nextId: number): void
   /** @internal Whether any rule is in force: the pipeline skips the step when none is. */
   readonly active: boolean
-  /** @internal The rule that fires for a request, if any; draws from the generator and counts `times` down. */
-  fire(route: CompiledRoute | undefined, method: string, path: string, key: ApiKey | undefined): FiredFault | undefined
+  /**
+   * @internal The rule that fires for a request, if any, trying the rules from the `from`-th on (default: all); draws
+   * from the generator and counts `times` down.
+   */
+  fire(route: CompiledRoute | undefined, method: string, path: string, key: ApiKey | undefined, from?: number): FiredFault | undefined
+  /** @internal Drops a rule with `times` that a shared store found spent across the fleet, as if spent here. */
+  spend(id: string): void
 }
 
 interface StoredRule extends FaultRule {
@@ -243,9 +253,15 @@ export function createFaultRules(table: RouteTable, random: () => number, basePa
       nextId = next
       onChange()
     },
-    fire(route, method, path, key) {
+    spend(id) {
+      const before = rules.length
+      rules = rules.filter((rule) => rule.id !== id)
+      if (rules.length !== before) onChange()
+    },
+    fire(route, method, path, key, from = 0) {
       if (route === undefined) return undefined
-      for (const rule of rules) {
+      for (let index = from; index < rules.length; index++) {
+        const rule = rules[index]!
         if (!rule.routes.has(route)) continue
         // A HEAD is its GET, as the route table answers it.
         if (rule.method !== undefined && rule.method !== method && !(rule.method === 'GET' && method === 'HEAD')) continue
@@ -253,6 +269,7 @@ export function createFaultRules(table: RouteTable, random: () => number, basePa
         if (rule.key !== undefined && rule.key !== key?.fingerprint) continue
         // A rule that does not fire this time lets the next rule try: each draws once per request it sees.
         if (rule.probability !== undefined && random() >= rule.probability) continue
+        const counted = rule.remaining !== undefined
         if (rule.remaining !== undefined) {
           if (--rule.remaining <= 0) rules = rules.filter((other) => other !== rule)
           // What is left of `times` is part of the rules as listed.
@@ -264,7 +281,8 @@ export function createFaultRules(table: RouteTable, random: () => number, basePa
             : typeof rule.delay === 'number'
               ? rule.delay
               : rule.delay.min + Math.floor(random() * (rule.delay.max - rule.delay.min + 1))
-        return { ruleId: rule.id, status: rule.status, fault: rule.fault, delayMs, hangMs: rule.hangMs ?? defaultHangMs }
+        const { id: ruleId, status, fault } = rule
+        return { ruleId, status, fault, delayMs, hangMs: rule.hangMs ?? defaultHangMs, at: counted ? index : undefined }
       }
       return undefined
     },

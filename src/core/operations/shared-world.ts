@@ -23,6 +23,11 @@ export interface SharedWorld {
   admit(bucket: string, plan: Plan, admission: Admission): Promise<RateLimitDecision>
   /** Stores a new pet with the fleet's next id (507 `store_full` past the cap) and returns it as stored. */
   createPet(newPet: NewPet): Promise<Pet>
+  /**
+   * Claims one firing of a fault rule with `times` across the fleet (atomically in the store); false when the fleet
+   * has spent it, so it does not fire.
+   */
+  claimFault(ruleId: string): Promise<boolean>
   /** Journals an answer in the fleet's journal, with the fleet-wide sequence; resolves once the store holds it. */
   record(input: RecordInput): Promise<RecordedRequest>
 }

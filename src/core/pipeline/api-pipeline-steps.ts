@@ -9,9 +9,11 @@ import { keyCallerPrefix, type RateLimitDecision } from '../access/rate-limiter.
 import type { Latency, OperationContext } from '../operations/operation-context.ts'
 import type { RateLimiter } from '../access/rate-limiter.ts'
 import type { Admission, SharedWorld } from '../operations/shared-world.ts'
+import type { FaultRules, FiredFault } from '../faults/fault-rules.ts'
+import type { CompiledRoute } from '../operations/route-table.ts'
 
 // The pipeline's small steps, apart from its flow (api-pipeline.ts): who is calling, what a refusal says, a forced
-// 429's Retry-After, a latency drawn.
+// 429's Retry-After, a latency drawn; and the shared store's steps, apart from the in-memory path.
 
 /** Whole seconds, at least 1, until the window of a decision resets: a forced 429's `Retry-After`. */
 export function retryAfter(decision: RateLimitDecision, now: number): number {
@@ -108,4 +110,49 @@ export function recordShared(
     (journalEntry) => ({ ...response, journalEntry, transportFault }),
     () => ({ ...response, transportFault }),
   )
+}
+
+/** The answer to a request that changes state when the simulator was reset after it began. */
+export function resetUnderWay(): ApiError {
+  return new ApiError('simulator_reset', 'The simulator was reset while this request was under way: nothing was changed; send it again')
+}
+
+/**
+ * A fault rule with `times` that fired on a request of a world in a shared store: one of its firings claimed in the
+ * store first, so its `times` holds across the fleet. One the fleet has spent does not fire: it is dropped here, and the
+ * rules after it are tried, as when a rule is spent in memory. The exchange's fault is set to the one that fires, if
+ * any (without a place: claimed), and `operate` goes on; one the store could not decide fires not at all (a 503).
+ */
+export function claimSharedFault<Exchange extends ClaimingExchange, Match extends { readonly route: CompiledRoute }, Result>(
+  shared: SharedWorld,
+  faults: FaultRules,
+  exchange: Exchange,
+  match: Match,
+  operate: (exchange: Exchange, match: Match) => Result | Promise<Result>,
+): Promise<Result> {
+  const { request, caller } = exchange
+  const { route } = match
+  const claim = async (fired: FiredFault | undefined): Promise<FiredFault | undefined> => {
+    if (fired?.at === undefined) return fired
+    if (await shared.claimFault(fired.ruleId)) return { ...fired, at: undefined }
+    faults.spend(fired.ruleId)
+    return claim(faults.fire(route, request.method, request.path, caller.key, fired.at))
+  }
+  return claim(exchange.fault).then(
+    (fault) => {
+      exchange.fault = fault
+      return operate(exchange, match)
+    },
+    (error: unknown) => {
+      exchange.fault = undefined
+      throw error
+    },
+  )
+}
+
+/** What {@link claimSharedFault} reads and sets of the pipeline's exchange. */
+interface ClaimingExchange {
+  fault?: FiredFault | undefined
+  readonly request: PlainRequest
+  readonly caller: Caller
 }

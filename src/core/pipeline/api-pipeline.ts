@@ -14,11 +14,13 @@ import { createKeyScrubber } from '../journal/journal-redaction.ts'
 import type { RecordInput } from '../journal/journal-types.ts'
 import {
   admissionOf,
+  claimSharedFault,
   decide,
   identifyCaller,
   pickLatency,
   recordShared,
   refusal,
+  resetUnderWay,
   retryAfter,
   unavailableDecision,
   wait,
@@ -84,8 +86,8 @@ interface Exchange {
   generation: number
   /** Set for an answer forced with `Prefer: code=`. */
   forced?: boolean
-  /** The fault rule that shaped the answer. */
-  readonly fault?: FiredFault | undefined
+  /** The fault rule that shaped the answer (with a shared store, the one the store let fire). */
+  fault?: FiredFault | undefined
   /** Where the request's body is kept once something has read it, for the journal; none for GET and HEAD. */
   readonly body: BodySink | undefined
   readonly laneHeaders: Readonly<Record<string, string>> | undefined
@@ -159,16 +161,13 @@ export function createApiPipeline(state: OperationContext, options: PipelineOpti
   function operate(exchange: Exchange, match: RouteMatch & { kind: 'operation' }): OperationResult | Promise<OperationResult> {
     const { request } = exchange
     const ensureCurrent = () => {
-      if (state.resets() !== exchange.generation) {
-        throw new ApiError(
-          'simulator_reset',
-          'The simulator was reset while this request was under way: nothing was changed; send it again',
-        )
-      }
+      if (state.resets() !== exchange.generation) throw resetUnderWay()
     }
     const call = { request, params: match.params, key: exchange.caller.key!, state, ensureCurrent }
     const fault = exchange.fault
     if (fault === undefined) return match.route.definition.resolve(call)
+    // In a shared store, a rule with `times` fires once the store gives it one of its firings (`times` is the fleet's).
+    if (fault.at !== undefined && state.shared !== undefined) return claimSharedFault(state.shared, faults, exchange, match, operate)
     const act = (): OperationResult | Promise<OperationResult> => {
       // Some kinds drop the request before the operation runs (a reset, a hang); the others break the real answer on the way.
       if (fault.fault !== undefined && !faultKinds[fault.fault].operationRuns) return { status: 0, body: null }

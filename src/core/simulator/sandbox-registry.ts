@@ -62,6 +62,29 @@ export interface SandboxRegistry<World> {
   list(): SandboxEntry<World>[]
 }
 
+/** @internal One sandbox of a fleet on a shared store (`--store`), as the store knows it; times in ms, the store's clock. */
+export interface SharedSandboxEntry {
+  readonly name: string
+  readonly pets: number
+  readonly requests: number
+  readonly scenario: string
+  readonly createdAt: number
+  readonly lastUsedAt: number
+}
+
+/**
+ * @internal The sandboxes of a fleet on a shared store: listed, made and deleted in the store, so that every instance
+ * lists, caps and expires the same ones, whichever instances hold a copy of them.
+ */
+export interface SharedSandboxes {
+  /** The fleet's sandboxes (or the one named), the expired ones forgotten first. */
+  list(name?: string): Promise<SharedSandboxEntry[]>
+  /** Enters in the fleet a sandbox this instance holds: seeded in the store if new, against the fleet's cap. Whether it was new. */
+  enter(name: string): Promise<boolean>
+  /** Deletes the sandbox for the fleet; whether the fleet had it. */
+  delete(name: string): Promise<boolean>
+}
+
 interface Held<World> {
   readonly world: World
   readonly createdAt: number
@@ -74,6 +97,11 @@ export function createSandboxRegistry<World>(options: {
   readonly dispose?: ((world: World) => void) | undefined
   readonly clock?: Clock | undefined
   readonly limits?: SandboxLimits | undefined
+  /**
+   * At the cap: `refuse` the new one (503 `too_many_sandboxes`), or `forget-least-recent`, for worlds that are copies
+   * of a shared store's (the fleet's cap is the store's; a copy forgotten is made again from the store).
+   */
+  readonly whenFull?: 'refuse' | 'forget-least-recent' | undefined
 }): SandboxRegistry<World> {
   const clock = options.clock ?? systemClock
   const max = options.limits?.max ?? defaults.maxSandboxes
@@ -104,6 +132,10 @@ export function createSandboxRegistry<World>(options: {
     checkSandboxName(name)
     sweep(now)
     if (max === 0) throw new ApiError('route_not_found', 'Sandboxes are off on this simulator (its sandbox cap is 0)')
+    if (held.size >= max && options.whenFull === 'forget-least-recent') {
+      const [oldest] = [...held].sort(([, a], [, b]) => a.lastUsedAt - b.lastUsedAt)
+      if (oldest !== undefined) forget(...oldest)
+    }
     if (held.size >= max) {
       let soonest = Number.POSITIVE_INFINITY
       for (const other of held.values()) soonest = Math.min(soonest, other.lastUsedAt + idleMs)

@@ -15,6 +15,7 @@ import type { PactRecorder } from '../contract/pact-recorder.ts'
 import type { ScenarioDefinition, ScenarioSummary } from '../state/scenarios.ts'
 import type { Latency } from '../operations/operation-context.ts'
 import type { SharedWorld } from '../operations/shared-world.ts'
+import type { SharedSandboxes } from './sandbox-registry.ts'
 import type { SimulatorEvents } from './simulator-events.ts'
 import type { SimulatorStatus } from '../state/simulator-status.ts'
 import type { SnapshotReader, StateSnapshot } from '../state/state-snapshot.ts'
@@ -103,6 +104,10 @@ export interface SharedWorldLink extends SharedWorld {
   control<Answer>(request: { readonly method: string; readonly path: string }, respond: () => Answer | Promise<Answer>): Promise<Answer>
   /** Whether the store answers; `cause` says why not. */
   health(): { readonly ready: boolean; readonly cause?: string | undefined }
+  /** The world's copy was forgotten here (a sandbox's, expired, deleted or replaced): the link stops following it. */
+  release(): void
+  /** The default world's: the fleet's sandboxes, as `GET|PUT|DELETE /__sim/sandboxes…` list, make and delete them. */
+  readonly sandboxes?: SharedSandboxes | undefined
 }
 
 /** @internal Makes the link of each world; see {@link SimulatorOptions.shared}. */

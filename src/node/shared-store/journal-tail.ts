@@ -7,7 +7,11 @@ import type { WorldJournal } from './world-journal.ts'
  * `waitFor`, the dashboard's live table and `GET /__sim/events` see them. Requests and control requests catch up on
  * their own too; an entry applied twice is skipped.
  */
-export function startJournalTail(client: Redis): { follow(stream: string, journal: WorldJournal): void; stop(): void } {
+export function startJournalTail(client: Redis): {
+  follow(stream: string, journal: WorldJournal): void
+  unfollow(stream: string, journal: WorldJournal): void
+  stop(): void
+} {
   const followed = new Map<string, WorldJournal>()
   let stopped = false
   client.on('error', () => {})
@@ -47,6 +51,9 @@ export function startJournalTail(client: Redis): { follow(stream: string, journa
   void loop()
   return {
     follow: (stream, journal) => void followed.set(stream, journal),
+    unfollow(stream, journal) {
+      if (followed.get(stream) === journal) followed.delete(stream)
+    },
     stop() {
       stopped = true
       client.disconnect()

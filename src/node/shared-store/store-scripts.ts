@@ -1,4 +1,5 @@
 import { storeScript } from './store-connection.ts'
+import { dropSandboxScript, listSandboxesScript, sandboxUse } from './sandbox-scripts.ts'
 
 // The Lua scripts of the shared store, one atomic step each (EVALSHA, EVAL on NOSCRIPT: ioredis's defineCommand).
 // Every script takes the world's `meta` hash as KEYS[1] and the world's key prefix (`<ns>:{<world>}:`, one hash slot
@@ -6,7 +7,9 @@ import { storeScript } from './store-connection.ts'
 // numbers are doubles; `tostring` would print 1.7e+12).
 
 /**
- * Reads the world's version and clock; `stale` (with nothing decided) when the caller's copy is behind. The last ARGV
+ * Reads the world's version and clock; `stale` (with nothing decided) when the caller's copy is behind: its version
+ * is `<life>/<version>`, the life set when the world was first written, so a copy of a world the store lost (restarted
+ * empty) is never taken for the new one's, whose versions and epochs count from 1 again. The last ARGV
  * of every script that uses it is the instant (the store's clock) past which the instance no longer waits for the
  * answer: a script run later (it waited in the queue of a paused store) is `expired` and changes nothing, so a request
  * answered 503 never counts.
@@ -14,9 +17,9 @@ import { storeScript } from './store-connection.ts'
 const header = `
 local meta = KEYS[1]
 local prefix = ARGV[1]
-local m = redis.call('HMGET', meta, 'version', 'epoch', 'clockOffsetMs', 'clockFrozenAt', 'nextId')
+local m = redis.call('HMGET', meta, 'version', 'epoch', 'clockOffsetMs', 'clockFrozenAt', 'nextId', 'life')
 if not m[1] then return {'absent'} end
-if m[1] ~= ARGV[2] then return {'stale', m[1]} end
+if (m[6] or '') .. '/' .. m[1] ~= ARGV[2] then return {'stale', m[1]} end
 local epochPrefix = prefix .. 'e' .. m[2] .. ':'
 local t = redis.call('TIME')
 local realNow = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -25,52 +28,6 @@ if realNow > tonumber(ARGV[#ARGV]) then return {'expired'} end
 local function storeNow()
   if m[4] and m[4] ~= '' then return tonumber(m[4]) end
   return realNow + tonumber(m[3] or '0')
-end
-`
-
-/** Deletes every key of a world (its prefix given): a sandbox that expired, or that the fleet's cap refused. */
-const dropWorld = `
-local function dropWorld(p)
-  local e = redis.call('HGET', p .. 'meta', 'epoch')
-  if e then
-    local ep = p .. 'e' .. e .. ':'
-    local callers = redis.call('SMEMBERS', ep .. 'callers')
-    for i = 1, #callers do redis.call('DEL', ep .. 'rl:' .. callers[i]) end
-    redis.call('DEL', ep .. 'callers', ep .. 'created', ep .. 'snapshot')
-  end
-  redis.call('DEL', p .. 'meta', p .. 'journal', p .. 'journal-seq')
-end
-`
-
-/**
- * A sandbox's use, fleet-wide, in the `<ns>:sandboxes` ZSET (name -> last use, store time): a sandbox no instance used
- * for its idle expiry starts fresh (its keys dropped: `absent`, the instance seeds it again); one new to the fleet past
- * the cap is refused (`full`, with the seconds until the least recently used expires), its keys dropped. Expired ones
- * are swept (20 at most) whenever a sandbox starts. ARGV 11..14: sandbox name ('' for the default world), the
- * namespace's prefix (`<ns>:`), the cap, the idle expiry in ms.
- */
-const sandboxUse = `
-if ARGV[11] ~= '' then
-  ${dropWorld}
-  local name = ARGV[11]
-  local zkey = ARGV[12] .. 'sandboxes'
-  local max = tonumber(ARGV[13])
-  local idle = tonumber(ARGV[14])
-  local last = redis.call('ZSCORE', zkey, name)
-  if (not last) or tonumber(last) + idle <= realNow then
-    local gone = redis.call('ZRANGEBYSCORE', zkey, '-inf', realNow - idle, 'LIMIT', 0, 20)
-    for i = 1, #gone do
-      dropWorld(ARGV[12] .. '{sandbox:' .. gone[i] .. '}:')
-      redis.call('ZREM', zkey, gone[i])
-    end
-    if last then return {'absent'} end
-    if redis.call('ZCARD', zkey) >= max then
-      dropWorld(prefix)
-      local oldest = redis.call('ZRANGE', zkey, 0, 0, 'WITHSCORES')
-      return {'full', redis.call('ZCARD', zkey), math.max(1, math.ceil((tonumber(oldest[2]) + idle - realNow) / 1000))}
-    end
-  end
-  redis.call('ZADD', zkey, realNow, name)
 end
 `
 
@@ -83,7 +40,7 @@ end
  * limit, remaining, reset (unix s), retry-after (s), created pets, then up to 50 created pets past the caller's count.
  */
 export const admitScript = `${header}
-${sandboxUse}
+${sandboxUse(11)}
 local now = storeNow()
 local caller = ARGV[3]
 local perMinute = tonumber(ARGV[4])
@@ -204,10 +161,12 @@ return out
 /**
  * A control change published to the fleet, the version bumped. ARGV: prefix, kind, then by kind:
  * - `epoch` (reset, scenario, restore, provider state) and `init` (a world's first state, written only if none is
- *   there): snapshot JSON, next id, clock offset, frozen at ('' for none), fault rules JSON, options fingerprint,
- *   then caller, m, mc, d, dc, r, b ('' for none) for each bucket;
+ *   there): snapshot JSON, next id, clock offset, frozen at ('' for none), fault rules JSON, options fingerprint, pets
+ *   in the snapshot, scenario, then caller, m, mc, d, dc, r, b ('' for none) for each bucket;
  * - `clock`: offset, frozen at; `faults`: rules JSON; `journal`, `pact`, `coverage`: nothing (cleared).
- * Reply: version, epoch, journal, pact and coverage versions after it; or `exists` for an `init` of a world already there.
+ * What is left of each rule's `times` is kept in `fault-times` (rule id -> firings left), the fleet's count
+ * (`claimFaultScript`): a new epoch starts it from the rules given; new rules add theirs, and removed ones leave it.
+ * Reply: version, epoch, journal, pact and coverage versions after it, life; or `exists` for an `init` of a world already there.
  */
 export const publishScript = `
 local meta = KEYS[1]
@@ -217,6 +176,20 @@ if kind == 'init' and redis.call('EXISTS', meta) == 1 then return 'exists' end
 local function clearJournal()
   redis.call('DEL', prefix .. 'journal', prefix .. 'journal-seq')
   redis.call('HINCRBY', meta, 'journalVersion', 1)
+end
+local function countTimes(rulesJson, fresh)
+  local times = prefix .. 'fault-times'
+  if fresh then redis.call('DEL', times) end
+  local kept = {}
+  for _, rule in ipairs(cjson.decode(rulesJson).rules) do
+    if type(rule.remaining) == 'number' then
+      kept[rule.id] = true
+      redis.call('HSETNX', times, rule.id, rule.remaining)
+    end
+  end
+  for _, id in ipairs(redis.call('HKEYS', times)) do
+    if not kept[id] then redis.call('HDEL', times, id) end
+  end
 end
 if kind == 'epoch' or kind == 'init' then
   local old = redis.call('HGET', meta, 'epoch')
@@ -230,7 +203,13 @@ if kind == 'epoch' or kind == 'init' then
   local epochPrefix = prefix .. 'e' .. epoch .. ':'
   redis.call('SET', epochPrefix .. 'snapshot', ARGV[3])
   redis.call('HSET', meta, 'nextId', ARGV[4], 'clockOffsetMs', ARGV[5], 'clockFrozenAt', ARGV[6], 'faults', ARGV[7], 'options', ARGV[8])
-  for i = 9, #ARGV, 7 do
+  redis.call('HSET', meta, 'pets', ARGV[9], 'scenario', ARGV[10])
+  if kind == 'init' then
+    local t = redis.call('TIME')
+    redis.call('HSET', meta, 'createdAt', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000), 'life', t[1] .. '.' .. t[2])
+  end
+  countTimes(ARGV[7], true)
+  for i = 11, #ARGV, 7 do
     local key = epochPrefix .. 'rl:' .. ARGV[i]
     redis.call('HSET', key, 'm', ARGV[i + 1], 'mc', ARGV[i + 2], 'd', ARGV[i + 3], 'dc', ARGV[i + 4], 'r', ARGV[i + 5])
     if ARGV[i + 6] ~= '' then redis.call('HSET', key, 'b', ARGV[i + 6]) end
@@ -241,6 +220,7 @@ elseif kind == 'clock' then
   redis.call('HSET', meta, 'clockOffsetMs', ARGV[3], 'clockFrozenAt', ARGV[4])
 elseif kind == 'faults' then
   redis.call('HSET', meta, 'faults', ARGV[3])
+  countTimes(ARGV[3], false)
 elseif kind == 'journal' then
   clearJournal()
 elseif kind == 'pact' then
@@ -249,7 +229,30 @@ elseif kind == 'coverage' then
   redis.call('HINCRBY', meta, 'coverageVersion', 1)
 end
 redis.call('HINCRBY', meta, 'version', 1)
-return redis.call('HMGET', meta, 'version', 'epoch', 'journalVersion', 'pactVersion', 'coverageVersion')
+return redis.call('HMGET', meta, 'version', 'epoch', 'journalVersion', 'pactVersion', 'coverageVersion', 'life')
+`
+
+/**
+ * A sandbox entered in the fleet without an API request (its control plane, `PUT /__sim/sandboxes/<name>`), as the
+ * admission script does (`sandboxUse`). ARGV: prefix, version, name, the namespace's prefix, cap, idle ms, deadline.
+ * Reply: ok, 1 when the fleet had no such sandbox (0 otherwise).
+ */
+export const useSandboxScript = `${header}
+${sandboxUse(3)}
+return {'ok', sandboxMade and 1 or 0}
+`
+
+/**
+ * One firing of a fault rule with `times`, claimed for the fleet: what is left in `fault-times` counted down, or
+ * nothing when the fleet has spent it (or the rule is gone). ARGV: prefix, version, rule id, deadline.
+ * Reply: ok, 1 when claimed (0 when spent).
+ */
+export const claimFaultScript = `${header}
+local times = prefix .. 'fault-times'
+local left = tonumber(redis.call('HGET', times, ARGV[3]) or '0')
+if left <= 0 then return {'ok', 0} end
+redis.call('HSET', times, ARGV[3], left - 1)
+return {'ok', 1}
 `
 
 /**
@@ -273,18 +276,15 @@ end
 return out
 `
 
-/** A sandbox deleted (`DELETE /__sim/sandboxes/<name>`): its keys and its place. ARGV: the namespace's prefix, the name. */
-export const dropSandboxScript = `${dropWorld}
-dropWorld(ARGV[1] .. '{sandbox:' .. ARGV[2] .. '}:')
-return redis.call('ZREM', ARGV[1] .. 'sandboxes', ARGV[2])
-`
-
 /** The scripts with their SHA-1s, computed once. */
 export const storeScripts = {
   admit: storeScript(admitScript),
   createPet: storeScript(createPetScript),
   record: storeScript(recordScript),
+  claimFault: storeScript(claimFaultScript),
   publish: storeScript(publishScript),
   buckets: storeScript(bucketsScript),
   dropSandbox: storeScript(dropSandboxScript),
+  useSandbox: storeScript(useSandboxScript),
+  listSandboxes: storeScript(listSandboxesScript),
 } as const

@@ -9,6 +9,9 @@ import { startJournalTail } from './journal-tail.ts'
 import { startConnection } from './store-start.ts'
 import type { StoreAddress } from './store-url.ts'
 import { createWorldLink } from './world-link.ts'
+import type { StoreConnection } from './store-connection.ts'
+import { storeScripts } from './store-scripts.ts'
+import type { SharedSandboxEntry, SharedSandboxes } from '../../core/simulator/sandbox-registry.ts'
 
 /** Connects (start-up checks included) and returns the store every world of this instance lives in. */
 export async function openSharedStore(options: StoreOptions, address: StoreAddress, fail: (cause: string) => Error): Promise<SharedStore> {
@@ -29,7 +32,7 @@ export async function openSharedStore(options: StoreOptions, address: StoreAddre
   const clock: Clock = { now: () => Date.now() + skewMs }
   const instanceId = randomUUID().slice(0, 8)
   const tail = startJournalTail(connection.duplicate())
-  const links = new Map<string, ReturnType<typeof createWorldLink>>()
+  const links: WorldLinks = new Map()
   let sandboxLimits = limitsOf({})
   return {
     display: connection.display,
@@ -41,7 +44,7 @@ export async function openSharedStore(options: StoreOptions, address: StoreAddre
         const world = sandboxPath === '' ? 'default' : `sandbox:${name}`
         // The default world is made first, with the app's options: its `sandboxes` are the fleet's cap and expiry.
         if (sandboxPath === '') sandboxLimits = limitsOf(worldOptions)
-        const link = createWorldLink({
+        const made = createWorldLink({
           connection,
           world,
           options: worldOptions,
@@ -50,8 +53,18 @@ export async function openSharedStore(options: StoreOptions, address: StoreAddre
           clock,
           sandboxes: sandboxPath === '' ? undefined : { name, ...sandboxLimits },
         })
+        const stream = `${made.mirror.prefix}journal`
+        const release = () => {
+          if (links.get(world) === link) links.delete(world)
+          tail.unfollow(stream, made.journal)
+        }
+        const link = {
+          ...made,
+          release,
+          ...(sandboxPath === '' ? { sandboxes: fleetSandboxes(connection, () => sandboxLimits.idleMs, links) } : {}),
+        }
         links.set(world, link)
-        tail.follow(`${link.mirror.prefix}journal`, link.journal)
+        tail.follow(stream, link.journal)
         return link
       },
     },
@@ -71,6 +84,39 @@ export async function openSharedStore(options: StoreOptions, address: StoreAddre
     async close() {
       tail.stop()
       await connection.close()
+    },
+  }
+}
+
+type WorldLinks = Map<string, ReturnType<typeof createWorldLink> & { release(): void }>
+
+/** The fleet's sandboxes in `<ns>:sandboxes`, for the default world's `/__sim/sandboxes` (`SharedSandboxes`). */
+function fleetSandboxes(connection: StoreConnection, idleMs: () => number, links: WorldLinks): SharedSandboxes {
+  const ns = `${connection.namespace}:`
+  return {
+    async list(name) {
+      const flat = (await connection.run(storeScripts.listSandboxes, [], [ns, idleMs(), name ?? ''])) as unknown[]
+      const entries: SharedSandboxEntry[] = []
+      for (let index = 0; index + 5 < flat.length; index += 6) {
+        const [named, pets, requests, scenario, createdAt, lastUsedAt] = flat.slice(index, index + 6)
+        entries.push({
+          name: String(named),
+          pets: Number(pets),
+          requests: Number(requests),
+          scenario: String(scenario),
+          createdAt: Number(createdAt),
+          lastUsedAt: Number(lastUsedAt),
+        })
+      }
+      return entries
+    },
+    async enter(name) {
+      const link = links.get(`sandbox:${name}`)
+      if (link === undefined) throw new Error(`The sandbox ${name} has no world on this instance to enter in the fleet`)
+      return link.use()
+    },
+    async delete(name) {
+      return Number(await connection.run(storeScripts.dropSandbox, [], [ns, name])) === 1
     },
   }
 }

@@ -33,10 +33,11 @@ export interface WorldLinkOptions {
 }
 
 /** A world kept in the shared store: the pipeline's hook (admission, createPet, journal) and the control plane's. */
-export function createWorldLink(link: WorldLinkOptions): SharedWorldLink & {
+export function createWorldLink(link: WorldLinkOptions): Omit<SharedWorldLink, 'release'> & {
   readonly mirror: WorldMirror
   readonly journal: WorldJournal
   readonly fingerprint: string
+  use(): Promise<boolean>
 } {
   const { connection, options } = link
   const scripts = storeScripts
@@ -70,6 +71,15 @@ export function createWorldLink(link: WorldLinkOptions): SharedWorldLink & {
       }
       await mirror.sync(false)
     }
+  }
+
+  /** A sandbox entered in the fleet (seeded if new, against the fleet's cap) without an API request; whether it was new. */
+  async function use(): Promise<boolean> {
+    if (sandboxes === undefined) return false
+    const reply = await fresh(
+      () => connection.run(scripts.useSandbox, [metaKey], [prefix, mirror.version, ...sandboxUse, deadline()]) as Promise<unknown[]>,
+    )
+    return Number(reply[1]) === 1
   }
 
   return {
@@ -131,6 +141,12 @@ export function createWorldLink(link: WorldLinkOptions): SharedWorldLink & {
       if (pet === undefined) throw new ApiError('internal_error', `The shared store gave pet ${id}, which this instance could not add`)
       return pet
     },
+    async claimFault(ruleId) {
+      const reply = await fresh(
+        () => connection.run(scripts.claimFault, [metaKey], [prefix, mirror.version, ruleId, deadline()]) as Promise<unknown[]>,
+      )
+      return Number(reply[1]) === 1
+    },
     record(input) {
       const entry = journal.begin(input)
       const restarts = journal.restarts
@@ -143,7 +159,12 @@ export function createWorldLink(link: WorldLinkOptions): SharedWorldLink & {
       )
       return entry.recorded
     },
-    control: (request, respond) => mirror.control(request, respond),
+    use,
+    // A sandbox's control request is a use of it, as in memory: it keeps the sandbox from expiring, or makes it.
+    control: async (request, respond) => {
+      if (sandboxes !== undefined) await use()
+      return mirror.control(request, respond)
+    },
   }
 }
 

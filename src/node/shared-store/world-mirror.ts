@@ -1,4 +1,5 @@
 import type { BucketRecord } from '../../core/access/rate-limiter.ts'
+import type { FaultRule } from '../../core/faults/fault-rules.ts'
 import type { NewPet } from '../../core/model/pet-types.ts'
 import type { SimulatorCore } from '../../core/simulator/simulator-options.ts'
 import { storeFormat, type StoreConnection } from './store-connection.ts'
@@ -28,6 +29,8 @@ export function createWorldMirror(options: WorldMirrorOptions) {
   const metaKey = `${prefix}meta`
   let version = ''
   let epoch = ''
+  /** When the store first wrote the world: a store that lost it (restarted empty) writes it again with another life. */
+  let life = ''
   let pets = 0
   let faultsText = ''
   let counters = { journalVersion: '', pactVersion: '', coverageVersion: '' }
@@ -68,12 +71,15 @@ export function createWorldMirror(options: WorldMirrorOptions) {
         setting.frozenAt ?? '',
         faults,
         options.fingerprint,
+        core.store.size,
+        core.scenario,
         ...buckets,
       ],
     )
     if (reply === 'exists') return false
     adopt(reply as string[])
-    faultsText = faults
+    // The rules are loaded again from the store's (the fleet's counts of `times`) at the next pull.
+    faultsText = ''
     pets = 0
     journal.restart()
     return true
@@ -81,9 +87,10 @@ export function createWorldMirror(options: WorldMirrorOptions) {
 
   /** Takes the versions a publish left, as this instance's: it made the change, so its copy is the world's. */
   function adopt(reply: readonly string[]): void {
-    const [nextVersion = '', nextEpoch = '', journalVersion = '', pactVersion = '', coverageVersion = ''] = reply
+    const [nextVersion = '', nextEpoch = '', journalVersion = '', pactVersion = '', coverageVersion = '', nextLife = ''] = reply
     version = nextVersion
     epoch = nextEpoch
+    life = nextLife
     counters = { journalVersion, pactVersion, coverageVersion }
   }
 
@@ -96,8 +103,8 @@ export function createWorldMirror(options: WorldMirrorOptions) {
     const args: (string | number)[] = [prefix, change]
     if (change === 'clock') args.push(core.clock.setting.offsetMs, core.clock.setting.frozenAt ?? '')
     if (change === 'faults') {
-      faultsText = JSON.stringify({ nextId: core.faults.nextId, rules: core.faults.list() })
-      args.push(faultsText)
+      args.push(JSON.stringify({ nextId: core.faults.nextId, rules: core.faults.list() }))
+      faultsText = ''
     }
     adopt((await connection.run(storeScripts.publish, [metaKey], args)) as string[])
     if (change === 'journal') journal.restart()
@@ -109,6 +116,9 @@ export function createWorldMirror(options: WorldMirrorOptions) {
     const flat = (await call('HGETALL', metaKey)) as string[]
     const meta = new Map<string, string>()
     for (let index = 0; index + 1 < flat.length; index += 2) meta.set(flat[index]!, flat[index + 1]!)
+    // What is left of each rule's `times` across the fleet, when a rule has some.
+    const faults = meta.get('faults') ?? ''
+    const times = faults.includes('"remaining"') ? ((await call('HGETALL', `${prefix}fault-times`)) as string[]) : []
     if (meta.size === 0) {
       // An empty store (a new world, or a store that came back empty): this world, from the options, seeded once.
       if (version !== '') {
@@ -124,7 +134,7 @@ export function createWorldMirror(options: WorldMirrorOptions) {
     }
     applying = true
     try {
-      if (meta.get('epoch') !== epoch) {
+      if (meta.get('epoch') !== epoch || (meta.get('life') ?? '') !== life) {
         const nextEpoch = meta.get('epoch')!
         const snapshot = (await call('GET', `${prefix}e${nextEpoch}:snapshot`)) as string | null
         if (snapshot === null) throw new Error(`The shared store lost the snapshot of ${options.world}'s epoch ${nextEpoch}`)
@@ -140,11 +150,11 @@ export function createWorldMirror(options: WorldMirrorOptions) {
       const frozen = meta.get('clockFrozenAt') ?? ''
       const frozenAt = frozen === '' ? null : Number(frozen)
       if (core.clock.setting.offsetMs !== offsetMs || core.clock.setting.frozenAt !== frozenAt) core.clock.restore({ offsetMs, frozenAt })
-      const faults = meta.get('faults') ?? ''
-      if (faults !== faultsText && faults !== '') {
-        const parsed = JSON.parse(faults) as { nextId: number; rules: Parameters<SimulatorCore['faults']['load']>[0] }
-        core.faults.load(parsed.rules, parsed.nextId)
-        faultsText = faults
+      const rulesText = `${faults}${times.join(' ')}`
+      if (rulesText !== faultsText && faults !== '') {
+        const parsed = JSON.parse(faults) as { nextId: number; rules: FaultRule[] }
+        core.faults.load(fleetRules(parsed.rules, times), parsed.nextId)
+        faultsText = rulesText
       }
       if ((meta.get('journalVersion') ?? '') !== counters.journalVersion) {
         core.journal.clear()
@@ -158,6 +168,7 @@ export function createWorldMirror(options: WorldMirrorOptions) {
         coverageVersion: meta.get('coverageVersion') ?? '',
       }
       version = meta.get('version') ?? ''
+      life = meta.get('life') ?? ''
     } finally {
       applying = false
     }
@@ -212,8 +223,9 @@ export function createWorldMirror(options: WorldMirrorOptions) {
   return {
     prefix,
     metaKey,
+    /** `<life>/<version>`, as the scripts compare it. */
     get version() {
-      return version
+      return `${life}/${version}`
     },
     get epoch() {
       return epoch
@@ -255,9 +267,6 @@ export function createWorldMirror(options: WorldMirrorOptions) {
           // A new epoch carries the clock and the rules with it.
           if (changes.has('epoch')) for (const carried of ['clock', 'faults', 'journal'] as const) changes.delete(carried)
           for (const change of changes) await publish(change)
-          // A sandbox deleted through the default world's plane is deleted for the fleet: its next request starts it fresh.
-          const deleted = request.method === 'DELETE' ? /^\/__sim\/sandboxes\/([a-z0-9][a-z0-9-]*)$/.exec(request.path)?.[1] : undefined
-          if (deleted !== undefined) await connection.run(storeScripts.dropSandbox, [], [`${connection.namespace}:`, deleted])
         }
       }
       // One control change at a time on an instance, in the order they came.
@@ -269,3 +278,12 @@ export function createWorldMirror(options: WorldMirrorOptions) {
 }
 
 export type WorldMirror = ReturnType<typeof createWorldMirror>
+
+/** The rules as published, with what is left of each one's `times` across the fleet (`fault-times`): spent ones gone. */
+function fleetRules(rules: readonly FaultRule[], flatTimes: readonly string[]): FaultRule[] {
+  const left = new Map<string, number>()
+  for (let index = 0; index + 1 < flatTimes.length; index += 2) left.set(flatTimes[index]!, Number(flatTimes[index + 1]))
+  return rules
+    .map((rule) => (rule.remaining === undefined || !left.has(rule.id) ? rule : { ...rule, remaining: left.get(rule.id) }))
+    .filter((rule) => rule.remaining === undefined || rule.remaining > 0)
+}

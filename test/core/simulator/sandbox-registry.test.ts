@@ -3,7 +3,7 @@ import { ApiError } from '../../../src/core/http/api-error.ts'
 import { checkSandboxName, createSandboxRegistry } from '../../../src/core/simulator/sandbox-registry.ts'
 import { createManualClock } from '../../../src/core/time/clock.ts'
 
-function registry(limits: { max?: number; idleMs?: number } = {}) {
+function registry(limits: { max?: number; idleMs?: number } = {}, whenFull?: 'refuse' | 'forget-least-recent') {
   const clock = createManualClock('2030-01-01T00:00:00Z')
   const made: string[] = []
   const disposed: string[] = []
@@ -15,6 +15,7 @@ function registry(limits: { max?: number; idleMs?: number } = {}) {
     dispose: (world) => disposed.push(world.name),
     clock,
     limits,
+    whenFull,
   })
   return { clock, made, disposed, sandboxes }
 }
@@ -113,5 +114,18 @@ describe('the sandbox registry', () => {
     expect(() => registry({ max: -1 })).toThrow(RangeError)
     expect(() => registry({ idleMs: 0 })).toThrow(RangeError)
     expect(() => registry({ max: 1.5 })).toThrow(RangeError)
+  })
+
+  it('forgets the least recently used copy at the cap when its worlds are copies of a shared store', () => {
+    const { sandboxes, clock, disposed } = registry({ max: 2 }, 'forget-least-recent')
+    sandboxes.world('a')
+    clock.advance(1000)
+    sandboxes.world('b')
+    clock.advance(1000)
+    sandboxes.world('a')
+    clock.advance(1000)
+    expect(sandboxes.create('c').created).toBe(true)
+    expect(disposed).toEqual(['b'])
+    expect(sandboxes.list().map((entry) => entry.name)).toEqual(['a', 'c'])
   })
 })
