@@ -62,7 +62,7 @@ export interface SandboxRegistry<World> {
   list(): SandboxEntry<World>[]
 }
 
-/** @internal One sandbox of a fleet on a shared store (`--store`), as the store knows it; times in ms, the store's clock. */
+/** One sandbox of a fleet on a shared store (`--store`), as the store knows it; times in ms, the store's clock. */
 export interface SharedSandboxEntry {
   readonly name: string
   readonly pets: number
@@ -73,7 +73,7 @@ export interface SharedSandboxEntry {
 }
 
 /**
- * @internal The sandboxes of a fleet on a shared store: listed, made and deleted in the store, so that every instance
+ * The sandboxes of a fleet on a shared store: listed, made and deleted in the store, so that every instance
  * lists, caps and expires the same ones, whichever instances hold a copy of them.
  */
 export interface SharedSandboxes {
