@@ -24,6 +24,11 @@ const dashboards = Number(process.env.BENCH_DASHBOARDS ?? 10)
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const benchKey = 'bench-key'
 const pinned = cpus().length >= 2
+// BENCH_STORE_ONLY=1: the shared store's part alone (store-bench.ts), for a change to the store.
+if (process.env.BENCH_STORE_ONLY === '1') {
+  await runStoreBench(simulatorFlagsFor(benchKey), benchKey)
+  process.exit()
+}
 const clockTicks = 100 // USER_HZ on Linux
 
 interface Started {
@@ -214,18 +219,23 @@ async function medianStartup(command: readonly string[], runs: number): Promise<
 }
 
 // No store cap: the POST runs create hundreds of thousands of pets (past --max-pets' default they would be 507s).
-const simulatorFlags = [
-  '--port',
-  '0',
-  '--log',
-  'silent',
-  '--ban-after',
-  'off',
-  '--max-pets',
-  '100000000',
-  '--key',
-  `${benchKey}=enterprise:1000000000/1000000000`,
-]
+const simulatorFlags = simulatorFlagsFor(benchKey)
+
+/** The simulator's flags for the load runs: `key` unlimited, no ban, no store cap. */
+function simulatorFlagsFor(key: string): string[] {
+  return [
+    '--port',
+    '0',
+    '--log',
+    'silent',
+    '--ban-after',
+    'off',
+    '--max-pets',
+    '100000000',
+    '--key',
+    `${key}=enterprise:1000000000/1000000000`,
+  ]
+}
 // BENCH_BASELINE: the root of another checkout, built (e.g. a worktree of the commit before a change), whose CLI is
 // measured in the same run as a fourth column: "before and after" from one run, on the same machine's noise.
 const baseline = process.env.BENCH_BASELINE

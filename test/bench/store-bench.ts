@@ -3,7 +3,8 @@
 // runs them), the load generator is on core 1; `--workers 2` gets both cores, so it shares core 1 with the load
 // generator: on a 2-core machine that row says what a second worker costs, not how far it scales. Figures: req/s, p99,
 // CPU per request of the simulator's processes (all workers) and of Redis, and the store's round trips per request
-// (Redis's own command count: `INFO commandstats`, before and after). Nothing is asserted: the figures are printed.
+// (Redis's own count of script calls and journal reads: `INFO commandstats`, before and after). Nothing is asserted:
+// the figures are printed. `BENCH_STORE_ONLY=1 npm run bench` runs this part alone.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { cpus } from 'node:os'
@@ -28,7 +29,10 @@ interface StoreLoadResult {
   p99: number
   simulatorCpuUs: number
   redisCpuUs: number
-  roundTrips: number
+  /** Script calls per request: the request's own round trips. */
+  scripts: number
+  /** Journal reads per request: the instances following the fleet's journal, off the request's path. */
+  reads: number
   total: number
   failed: number
 }
@@ -56,14 +60,19 @@ function processTree(pid: number): number[] {
   return [pid, ...children.flatMap(processTree)]
 }
 
-/** Every command Redis has run so far (the sum of `INFO commandstats`' calls), less the INFO calls themselves. */
-function commandCount(redis: RedisServer): number {
-  let calls = 0
+/**
+ * The store's round trips so far: its script calls (`EVALSHA`, `EVAL`) and its blocking journal reads (`XREAD`), the
+ * only commands the simulator sends on its API path. Not every command of `INFO commandstats`: Redis counts the commands
+ * a script runs inside it there too (and in `total_commands_processed`), which are no round trips.
+ */
+function roundTripCount(redis: RedisServer): { scripts: number; reads: number } {
+  const counts = { scripts: 0, reads: 0 }
   for (const line of redis.cli('INFO', 'commandstats').split('\n')) {
-    const match = /^cmdstat_(\w+(?:\|\w+)?):calls=(\d+)/.exec(line.trim())
-    if (match && match[1] !== 'info') calls += Number(match[2])
+    const match = /^cmdstat_(\w+):calls=(\d+)/.exec(line.trim())
+    if (match?.[1] === 'evalsha' || match?.[1] === 'eval') counts.scripts += Number(match[2])
+    if (match?.[1] === 'xread') counts.reads += Number(match[2])
   }
-  return calls
+  return counts
 }
 
 async function start(command: readonly string[], cores: string): Promise<{ child: ChildProcess; apiUrl: string }> {
@@ -86,7 +95,7 @@ async function load(
   options: { seconds: number; connections: number; key: string },
 ): Promise<StoreLoadResult> {
   const { method, path } = workloads[workload]
-  const before = { simulator: cpuTicks(pids), redis: cpuTicks([redis.pid]), commands: commandCount(redis) }
+  const before = { simulator: cpuTicks(pids), redis: cpuTicks([redis.pid]), trips: roundTripCount(redis) }
   const result = await autocannon({
     url: `${apiUrl}${path}`,
     method,
@@ -96,13 +105,15 @@ async function load(
     body: method === 'POST' ? '{"name":"Bench","categoryId":1}' : undefined,
   })
   const total = result.requests.total
+  const trips = roundTripCount(redis)
   const perRequest = (ticks: number) => (total > 0 ? ((ticks / clockTicks) * 1e6) / total : Number.NaN)
   return {
     rps: result.requests.average,
     p99: result.latency.p99,
     simulatorCpuUs: perRequest(cpuTicks(pids) - before.simulator),
     redisCpuUs: perRequest(cpuTicks([redis.pid]) - before.redis),
-    roundTrips: total > 0 ? (commandCount(redis) - before.commands) / total : Number.NaN,
+    scripts: total > 0 ? (trips.scripts - before.trips.scripts) / total : Number.NaN,
+    reads: total > 0 ? (trips.reads - before.trips.reads) / total : Number.NaN,
     total,
     failed: result.errors + result.non2xx,
   }
@@ -151,7 +162,8 @@ export async function runStoreBench(simulatorFlags: readonly string[], key: stri
     console.log(line('  latency p99 (ms)', (result) => fixed(1)(result.p99), workload))
     console.log(line('  simulator CPU per request (µs)', (result) => fixed(1)(result.simulatorCpuUs), workload))
     console.log(line('  Redis CPU per request (µs)', (result) => fixed(1)(result.redisCpuUs), workload))
-    console.log(line('  store round trips per request', (result) => fixed(2)(result.roundTrips), workload))
+    console.log(line('  store scripts per request', (result) => fixed(2)(result.scripts), workload))
+    console.log(line('  journal reads per request', (result) => fixed(2)(result.reads), workload))
     console.log(line('  requests / not 2xx', (result) => `${result.total} / ${result.failed}`, workload))
   }
   if (rows.some((row) => Object.values(row.results).some((result) => result.failed > 0))) {

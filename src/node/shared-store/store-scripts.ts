@@ -138,8 +138,11 @@ return out
 
 /**
  * A journal entry, in the world's capped stream with the fleet-wide sequence (one INCR and XADD, so stream order is
- * sequence order). ARGV: prefix, capacity, entry JSON, origin (instance:n), last stream id the caller applied.
- * Reply: the entries after that id, this one last (the latest 500 at most), as [id, seq, origin, payload] flattened.
+ * sequence order). ARGV: prefix, capacity, entry JSON, origin (instance:n), last stream id the caller applied, the
+ * caller's origin prefix (`instance:`).
+ * Reply: the entries after that id, this one last (the latest 500 at most), as [id, seq, origin, payload] flattened;
+ * the payload is '' for the caller's own entries, which it holds already: under 32 concurrent requests each reply
+ * carried some 30 entries' bodies back to the instance that had sent them, and their text cost it more than the rest.
  */
 export const recordScript = `
 local prefix = ARGV[1]
@@ -147,13 +150,14 @@ local stream = prefix .. 'journal'
 local seq = redis.call('INCR', prefix .. 'journal-seq')
 local id = redis.call('XADD', stream, 'MAXLEN', tonumber(ARGV[2]), '*', 's', seq, 'o', ARGV[4], 'p', ARGV[3])
 local entries = redis.call('XREVRANGE', stream, id, '(' .. ARGV[5], 'COUNT', 500)
+local own = ARGV[6]
 local out = {}
 for i = #entries, 1, -1 do
   local fields = entries[i][2]
   out[#out + 1] = entries[i][1]
   out[#out + 1] = fields[2]
   out[#out + 1] = fields[4]
-  out[#out + 1] = fields[6]
+  if string.sub(fields[4], 1, #own) == own then out[#out + 1] = '' else out[#out + 1] = fields[6] end
 end
 return out
 `

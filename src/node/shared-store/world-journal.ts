@@ -9,6 +9,8 @@ import type { RecordedRequest, RecordInput, RequestJournal } from '../../core/jo
 export interface WorldJournal {
   /** The stream id after which entries are still to be applied (`0`: all). */
   readonly lastId: string
+  /** The start of this instance's origin tags (`<instance>:`): the store leaves their payloads out of its replies. */
+  readonly ownPrefix: string
   /** Starts a new entry of this instance: its origin tag for the stream, and the promise of its recorded entry. */
   begin(input: RecordInput): { readonly origin: string; readonly recorded: Promise<RecordedRequest>; cancel(error: unknown): void }
   /** How many times the stream was cleared: a read sent before a clear is not applied after it. */
@@ -34,6 +36,7 @@ export function createWorldJournal(journal: () => RequestJournal, instanceId: st
     get lastId() {
       return lastId
     },
+    ownPrefix: `${instanceId}:`,
     get restarts() {
       return restarts
     },
@@ -62,12 +65,15 @@ export function createWorldJournal(journal: () => RequestJournal, instanceId: st
         const sequence = Number(flat[index + 1])
         const origin = String(flat[index + 2])
         const own = pending.get(origin)
+        const payload = String(flat[index + 3])
         if (own !== undefined) {
           pending.delete(origin)
           own.resolve(journal().record(own.input, sequence))
-        } else {
-          journal().record(decodeEntry(String(flat[index + 3])), sequence)
+        } else if (payload !== '') {
+          journal().record(decodeEntry(payload), sequence)
         }
+        // else: an entry of this instance's that it gave up waiting for (the store did not answer in time): its answer
+        // went without an entry here, as the pipeline says; the other instances list it.
       }
     },
     settle(origin) {

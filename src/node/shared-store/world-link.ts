@@ -150,13 +150,15 @@ export function createWorldLink(link: WorldLinkOptions): Omit<SharedWorldLink, '
     record(input) {
       const entry = journal.begin(input)
       const restarts = journal.restarts
-      connection.run(scripts.record, [metaKey], [prefix, capacity, encodeEntry(input), entry.origin, journal.lastId]).then(
-        (reply) => {
-          journal.apply(reply as unknown[], restarts)
-          journal.settle(entry.origin)
-        },
-        (error: unknown) => entry.cancel(error),
-      )
+      connection
+        .run(scripts.record, [metaKey], [prefix, capacity, encodeEntry(input), entry.origin, journal.lastId, journal.ownPrefix])
+        .then(
+          (reply) => {
+            journal.apply(reply as unknown[], restarts)
+            journal.settle(entry.origin)
+          },
+          (error: unknown) => entry.cancel(error),
+        )
       return entry.recorded
     },
     use,
