@@ -140,9 +140,10 @@ return out
  * A journal entry, in the world's capped stream with the fleet-wide sequence (one INCR and XADD, so stream order is
  * sequence order). ARGV: prefix, capacity, entry JSON, origin (instance:n), last stream id the caller applied, the
  * caller's origin prefix (`instance:`).
- * Reply: the entries after that id, this one last (the latest 500 at most), as [id, seq, origin, payload] flattened;
- * the payload is '' for the caller's own entries, which it holds already: under 32 concurrent requests each reply
- * carried some 30 entries' bodies back to the instance that had sent them, and their text cost it more than the rest.
+ * Reply: the entries after that id, this one last (the latest 500 at most), as [id, seq, origin, payload] flattened,
+ * but for the caller's own: this one without its payload (the caller holds it), the others not at all (each comes in
+ * its own reply, which the connection delivers before this one). Under 32 concurrent requests each reply carried some
+ * 30 of the instance's own entries back to it, their bodies and ids costing it more than the rest of the request.
  */
 export const recordScript = `
 local prefix = ARGV[1]
@@ -154,10 +155,13 @@ local own = ARGV[6]
 local out = {}
 for i = #entries, 1, -1 do
   local fields = entries[i][2]
-  out[#out + 1] = entries[i][1]
-  out[#out + 1] = fields[2]
-  out[#out + 1] = fields[4]
-  if string.sub(fields[4], 1, #own) == own then out[#out + 1] = '' else out[#out + 1] = fields[6] end
+  local mine = string.sub(fields[4], 1, #own) == own
+  if not mine or entries[i][1] == id then
+    out[#out + 1] = entries[i][1]
+    out[#out + 1] = fields[2]
+    out[#out + 1] = fields[4]
+    if mine then out[#out + 1] = '' else out[#out + 1] = fields[6] end
+  end
 end
 return out
 `
