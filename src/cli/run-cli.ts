@@ -61,6 +61,9 @@ export async function runCli(argv: readonly string[]): Promise<void> {
     return
   }
   const { running, store } = serving
+  // Before the line that says where it listens: a script that sends SIGTERM the moment it reads that line found a
+  // process with no handler yet, which the signal's default action ended (no drain, no --pact, no exit code).
+  stopOnSignals(running, options, output, { store, role })
   if (role !== undefined) {
     let banner = ''
     printBanner(running, options, config, { writeLine: (text) => (banner = text), open: true, serving: () => {} }, store?.display)
@@ -79,7 +82,6 @@ export async function runCli(argv: readonly string[]): Promise<void> {
     }
   }
   output.serving()
-  stopOnSignals(running, options, output, { store, role })
   if (options.watch === true) {
     const report = {
       info: (message: string) => {
