@@ -24,12 +24,11 @@ export async function openSharedStore(options: StoreOptions, address: StoreAddre
     onRetry: options.onRetry,
     fail,
   })
-  // One clock for the fleet: the store's. The windows are counted on its TIME in the scripts; the instance reads its
-  // own clock moved by how far it is from the store's, measured once here, so its dates and the store's agree.
-  const before = Date.now()
-  const [seconds = '0', micros = '0'] = (await connection.call('TIME')) as string[]
-  const skewMs = Math.round(Number(seconds) * 1000 + Number(micros) / 1000 - (before + Date.now()) / 2)
-  const clock: Clock = { now: () => Date.now() + skewMs }
+  // One clock for the fleet: the store's. The windows are counted on its TIME in the scripts; the instance reads the
+  // store's clock as last measured plus the monotonic time since, so its dates and its scripts' deadlines agree with
+  // the store whatever the machine's own clock does.
+  const storeClock = await measuredStoreClock(connection)
+  const { clock } = storeClock
   const instanceId = randomUUID().slice(0, 8)
   const tail = startJournalTail(connection.duplicate())
   const links: WorldLinks = new Map()
@@ -82,6 +81,7 @@ export async function openSharedStore(options: StoreOptions, address: StoreAddre
       }
     },
     async close() {
+      storeClock.stop()
       tail.stop()
       await connection.close()
     },
@@ -132,4 +132,29 @@ function fingerprint(options: SimulatorOptions): string {
 function limitsOf(options: SimulatorOptions & { readonly sandboxes?: SandboxOptions | false }): { max: number; idleMs: number } {
   const given = options.sandboxes === false ? { max: 0, idleMs: undefined } : (options.sandboxes ?? {})
   return { max: given.max ?? defaults.maxSandboxes, idleMs: given.idleMs ?? defaults.sandboxIdleMs }
+}
+
+/**
+ * The store's clock as this instance reads it: the store's `TIME` when last measured (half the round trip taken off),
+ * plus `performance.now()` since, which no step of the machine's wall clock moves. An instance that read
+ * `Date.now()` plus a skew measured at start answered every request 503 for good once NTP stepped its clock back by
+ * more than `--store-timeout` (each script's deadline was then already past on the store's clock), while its health
+ * said ready. Measured again every 10 s, so that the two clocks' rates never part by more than that allows.
+ */
+async function measuredStoreClock(connection: StoreConnection): Promise<{ readonly clock: Clock; stop(): void }> {
+  let anchor = { storeMs: 0, at: 0 }
+  const measure = async () => {
+    const sent = performance.now()
+    const [seconds = '0', micros = '0'] = (await connection.call('TIME')) as string[]
+    const received = performance.now()
+    anchor = { storeMs: Number(seconds) * 1000 + Number(micros) / 1000, at: (sent + received) / 2 }
+  }
+  await measure()
+  // A failed measure keeps the last anchor: the store being away is the requests' concern (503s), not the clock's.
+  const timer = setInterval(() => void measure().catch(() => {}), 10_000)
+  timer.unref()
+  return {
+    clock: { now: () => Math.round(anchor.storeMs + (performance.now() - anchor.at)) },
+    stop: () => clearInterval(timer),
+  }
 }
