@@ -1,4 +1,5 @@
 import { storeScript } from './store-connection.ts'
+import { publishScript } from './publish-script.ts'
 import { dropSandboxScript, listSandboxesScript, sandboxUse } from './sandbox-scripts.ts'
 
 // The Lua scripts of the shared store, one atomic step each (EVALSHA, EVAL on NOSCRIPT: ioredis's defineCommand).
@@ -164,80 +165,6 @@ for i = #entries, 1, -1 do
   end
 end
 return out
-`
-
-/**
- * A control change published to the fleet, the version bumped. ARGV: prefix, kind, then by kind:
- * - `epoch` (reset, scenario, restore, provider state) and `init` (a world's first state, written only if none is
- *   there): snapshot JSON, next id, clock offset, frozen at ('' for none), fault rules JSON, options fingerprint, pets
- *   in the snapshot, scenario, then caller, m, mc, d, dc, r, b ('' for none) for each bucket;
- * - `clock`: offset, frozen at; `faults`: rules JSON; `journal`, `pact`, `coverage`: nothing (cleared).
- * What is left of each rule's `times` is kept in `fault-times` (rule id -> firings left), the fleet's count
- * (`claimFaultScript`): a new epoch starts it from the rules given; new rules add theirs, and removed ones leave it.
- * Reply: version, epoch, journal, pact and coverage versions after it, life; or `exists` for an `init` of a world already there.
- */
-export const publishScript = `
-local meta = KEYS[1]
-local prefix = ARGV[1]
-local kind = ARGV[2]
-if kind == 'init' and redis.call('EXISTS', meta) == 1 then return 'exists' end
-local function clearJournal()
-  redis.call('DEL', prefix .. 'journal', prefix .. 'journal-seq')
-  redis.call('HINCRBY', meta, 'journalVersion', 1)
-end
-local function countTimes(rulesJson, fresh)
-  local times = prefix .. 'fault-times'
-  if fresh then redis.call('DEL', times) end
-  local kept = {}
-  for _, rule in ipairs(cjson.decode(rulesJson).rules) do
-    if type(rule.remaining) == 'number' then
-      kept[rule.id] = true
-      redis.call('HSETNX', times, rule.id, rule.remaining)
-    end
-  end
-  for _, id in ipairs(redis.call('HKEYS', times)) do
-    if not kept[id] then redis.call('HDEL', times, id) end
-  end
-end
-if kind == 'epoch' or kind == 'init' then
-  local old = redis.call('HGET', meta, 'epoch')
-  if old then
-    local oldPrefix = prefix .. 'e' .. old .. ':'
-    local callers = redis.call('SMEMBERS', oldPrefix .. 'callers')
-    for i = 1, #callers do redis.call('DEL', oldPrefix .. 'rl:' .. callers[i]) end
-    redis.call('DEL', oldPrefix .. 'callers', oldPrefix .. 'created', oldPrefix .. 'snapshot')
-  end
-  local epoch = redis.call('HINCRBY', meta, 'epoch', 1)
-  local epochPrefix = prefix .. 'e' .. epoch .. ':'
-  redis.call('SET', epochPrefix .. 'snapshot', ARGV[3])
-  redis.call('HSET', meta, 'nextId', ARGV[4], 'clockOffsetMs', ARGV[5], 'clockFrozenAt', ARGV[6], 'faults', ARGV[7], 'options', ARGV[8])
-  redis.call('HSET', meta, 'pets', ARGV[9], 'scenario', ARGV[10])
-  if kind == 'init' then
-    local t = redis.call('TIME')
-    redis.call('HSET', meta, 'createdAt', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000), 'life', t[1] .. '.' .. t[2])
-  end
-  countTimes(ARGV[7], true)
-  for i = 11, #ARGV, 7 do
-    local key = epochPrefix .. 'rl:' .. ARGV[i]
-    redis.call('HSET', key, 'm', ARGV[i + 1], 'mc', ARGV[i + 2], 'd', ARGV[i + 3], 'dc', ARGV[i + 4], 'r', ARGV[i + 5])
-    if ARGV[i + 6] ~= '' then redis.call('HSET', key, 'b', ARGV[i + 6]) end
-    redis.call('SADD', epochPrefix .. 'callers', ARGV[i])
-  end
-  clearJournal()
-elseif kind == 'clock' then
-  redis.call('HSET', meta, 'clockOffsetMs', ARGV[3], 'clockFrozenAt', ARGV[4])
-elseif kind == 'faults' then
-  redis.call('HSET', meta, 'faults', ARGV[3])
-  countTimes(ARGV[3], false)
-elseif kind == 'journal' then
-  clearJournal()
-elseif kind == 'pact' then
-  redis.call('HINCRBY', meta, 'pactVersion', 1)
-elseif kind == 'coverage' then
-  redis.call('HINCRBY', meta, 'coverageVersion', 1)
-end
-redis.call('HINCRBY', meta, 'version', 1)
-return redis.call('HMGET', meta, 'version', 'epoch', 'journalVersion', 'pactVersion', 'coverageVersion', 'life')
 `
 
 /**

@@ -46,14 +46,14 @@ export function createWorldLink(link: WorldLinkOptions): Omit<SharedWorldLink, '
     if (core === undefined) throw new Error('The shared world is not attached to its simulator yet')
     return core
   }
+  /** When the instance stops waiting for a script, on the store's clock (the instance's clock runs on it). */
+  const deadline = () => link.clock.now() + connection.timeoutMs
   const journal = createWorldJournal(() => attached().journal, link.instanceId)
-  const mirror = createWorldMirror({ ...link, core: attached, journal })
+  const mirror = createWorldMirror({ ...link, core: attached, journal, deadline })
   const { prefix, metaKey } = mirror
   const ban = options.ban === false ? undefined : { ...defaults.ban, ...options.ban }
   const maxPets = options.maxPets ?? defaults.maxPets
   const capacity = options.journalSize ?? defaults.journalSize
-  /** When the instance stops waiting for a script, on the store's clock (the instance's clock runs on it). */
-  const deadline = () => link.clock.now() + connection.timeoutMs
   const { sandboxes } = link
   const sandboxUse = sandboxes === undefined ? [''] : [sandboxes.name, `${connection.namespace}:`, sandboxes.max, sandboxes.idleMs]
 

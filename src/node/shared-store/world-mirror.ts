@@ -1,9 +1,9 @@
-import type { BucketRecord } from '../../core/access/rate-limiter.ts'
 import type { FaultRule } from '../../core/faults/fault-rules.ts'
 import type { NewPet } from '../../core/model/pet-types.ts'
 import type { SimulatorCore } from '../../core/simulator/simulator-options.ts'
 import { storeFormat, type StoreConnection } from './store-connection.ts'
 import { storeScripts } from './store-scripts.ts'
+import { bucketRecords, epochArgs, fleetBusy, fleetRules, maxControlRuns } from './world-encoding.ts'
 import type { WorldJournal } from './world-journal.ts'
 
 /** The changes a control request can make that the fleet must see, in the order they are published. */
@@ -15,6 +15,8 @@ export interface WorldMirrorOptions {
   readonly fingerprint: string
   readonly core: () => SimulatorCore
   readonly journal: WorldJournal
+  /** When the instance stops waiting for a script, on the store's clock: a publish run later changes nothing. */
+  readonly deadline: () => number
 }
 
 /**
@@ -43,45 +45,31 @@ export function createWorldMirror(options: WorldMirrorOptions) {
 
   /** The world as this instance holds it, published as a new epoch (`init`: only when the store has none). */
   async function publishEpoch(kind: 'epoch' | 'init'): Promise<boolean> {
-    const core = options.core()
-    const setting = core.clock.setting
-    const faults = JSON.stringify({ nextId: core.faults.nextId, rules: core.faults.list() })
-    const buckets = core.limiter
-      .records()
-      .flatMap((record) => [
-        record.caller,
-        record.minute,
-        record.minuteCount,
-        record.day,
-        record.dayCount,
-        record.refusedInARow,
-        record.bannedUntil ?? '',
-      ])
+    const args = epochArgs(options.core(), options.fingerprint)
     // A store that came back empty has lost its format mark too.
     if (kind === 'init') await call('SET', `${connection.namespace}:format`, storeFormat, 'NX')
-    const reply = await connection.run(
-      storeScripts.publish,
-      [metaKey],
-      [
-        prefix,
-        kind,
-        JSON.stringify(core.snapshot()),
-        core.store.nextId,
-        setting.offsetMs,
-        setting.frozenAt ?? '',
-        faults,
-        options.fingerprint,
-        core.store.size,
-        core.scenario,
-        ...buckets,
-      ],
-    )
-    if (reply === 'exists') return false
-    adopt(reply as string[])
+    if (!(await send([kind, ...args]))) return false
     // The rules are loaded again from the store's (the fleet's counts of `times`) at the next pull.
     faultsText = ''
     pets = 0
     journal.restart()
+    return true
+  }
+
+  /**
+   * Publishes a change if the world is still at the copy's version; false when it is not (`stale`: another instance
+   * changed it first; or `exists`: another seeded it), nothing written. A publish the store runs past the deadline
+   * (it waited in a paused store's queue) writes nothing either: the request is answered 503.
+   */
+  async function send(args: readonly (string | number)[]): Promise<boolean> {
+    const reply = (await connection.run(
+      storeScripts.publish,
+      [metaKey],
+      [prefix, `${life}/${version}`, ...args, options.deadline()],
+    )) as string[]
+    if (reply[0] === 'expired') throw connection.unavailable('did not answer within its timeout')
+    if (reply[0] !== 'ok') return false
+    adopt(reply.slice(1))
     return true
   }
 
@@ -94,20 +82,44 @@ export function createWorldMirror(options: WorldMirrorOptions) {
     counters = { journalVersion, pactVersion, coverageVersion }
   }
 
-  async function publish(change: Change): Promise<void> {
+  /** Publishes what a control request changed on the copy; false when the world moved on first (nothing written). */
+  async function publish(change: Change): Promise<boolean> {
     const core = options.core()
-    if (change === 'epoch') {
-      await publishEpoch('epoch')
-      return
-    }
-    const args: (string | number)[] = [prefix, change]
+    if (change === 'epoch') return publishEpoch('epoch')
+    const args: (string | number)[] = [change]
     if (change === 'clock') args.push(core.clock.setting.offsetMs, core.clock.setting.frozenAt ?? '')
     if (change === 'faults') {
       args.push(JSON.stringify({ nextId: core.faults.nextId, rules: core.faults.list() }))
       faultsText = ''
     }
-    adopt((await connection.run(storeScripts.publish, [metaKey], args)) as string[])
+    if (!(await send(args))) return false
     if (change === 'journal') journal.restart()
+    return true
+  }
+
+  /**
+   * Publishes every change, in order; false when the world moved on first. A copy whose changes the fleet does not
+   * have (stale, or the store failed) forgets what it knows of them, so its next sync reads the fleet's again: the
+   * epoch's snapshot, the rules, the journal (the clock is compared at every sync).
+   */
+  async function publishAll(changes: ReadonlySet<Change>): Promise<boolean> {
+    try {
+      for (const change of changes) if (!(await publish(change))) return forget(changes)
+      return true
+    } catch (error) {
+      forget(changes)
+      throw error
+    }
+  }
+
+  function forget(changes: ReadonlySet<Change>): false {
+    // A version no world has: every script answers `stale` until a sync, API requests' included. Only a change of
+    // epoch forgets the epoch: a sync that restores the snapshot fails the createPets under way.
+    version = 'forgotten'
+    if (changes.has('epoch')) epoch = ''
+    faultsText = ''
+    counters = { ...counters, journalVersion: '' }
+    return false
   }
 
   /** Brings the copy up to date; `full` also loads every caller's bucket and catches the journal up (control requests). */
@@ -179,20 +191,7 @@ export function createWorldMirror(options: WorldMirrorOptions) {
     await applyPets(created, from, from + created.length)
     if (!full) return
     const flatBuckets = (await connection.run(storeScripts.buckets, [metaKey], [prefix, epoch])) as string[]
-    const records: BucketRecord[] = []
-    for (let index = 0; index + 6 < flatBuckets.length; index += 7) {
-      const [caller = '', minute, minuteCount, day, dayCount, refused, banned] = flatBuckets.slice(index, index + 7)
-      records.push({
-        caller,
-        minute: Number(minute),
-        minuteCount: Number(minuteCount),
-        day: Number(day),
-        dayCount: Number(dayCount),
-        refusedInARow: Number(refused),
-        ...(banned === '' || banned === undefined ? {} : { bannedUntil: Number(banned) }),
-      })
-    }
-    core.limiter.load(records)
+    core.limiter.load(bucketRecords(flatBuckets))
     const restarts = journal.restarts
     const entries = (await call('XRANGE', `${prefix}journal`, `(${journal.lastId}`, '+', 'COUNT', 10_000)) as [string, string[]][]
     journal.apply(
@@ -253,20 +252,31 @@ export function createWorldMirror(options: WorldMirrorOptions) {
     },
     control<Answer>(request: { readonly method: string; readonly path: string }, respond: () => Answer | Promise<Answer>): Promise<Answer> {
       if (request.method === 'GET' || request.method === 'HEAD') return this.sync(true).then(respond)
+      // Run on the copy, published if the world is still at the copy's version; else run again on the fleet's, up to date
+      // (the lanes keep a body once read, so it reads the same the second time). The answer is the last run's.
       const run = async () => {
-        await this.sync(true)
-        const changes = new Set<Change>()
-        watching = changes
-        try {
-          return await respond()
-        } finally {
-          watching = undefined
+        for (let runs = 1; ; runs++) {
+          await this.sync(true)
+          const changes = new Set<Change>()
+          watching = changes
+          let outcome: { readonly answer: Answer } | { readonly error: unknown }
+          try {
+            outcome = { answer: await respond() }
+          } catch (error) {
+            outcome = { error }
+          } finally {
+            watching = undefined
+          }
           if (request.method === 'DELETE' && request.path === '/__sim/requests') changes.add('journal')
           if (request.method === 'DELETE' && request.path === '/__sim/requests.pact') changes.add('pact')
           if (request.method === 'DELETE' && request.path === '/__sim/coverage') changes.add('coverage')
           // A new epoch carries the clock and the rules with it.
           if (changes.has('epoch')) for (const carried of ['clock', 'faults', 'journal'] as const) changes.delete(carried)
-          for (const change of changes) await publish(change)
+          if (await publishAll(changes)) {
+            if ('error' in outcome) throw outcome.error
+            return outcome.answer
+          }
+          if (runs === maxControlRuns) throw fleetBusy(connection.display)
         }
       }
       // One control change at a time on an instance, in the order they came.
@@ -278,12 +288,3 @@ export function createWorldMirror(options: WorldMirrorOptions) {
 }
 
 export type WorldMirror = ReturnType<typeof createWorldMirror>
-
-/** The rules as published, with what is left of each one's `times` across the fleet (`fault-times`): spent ones gone. */
-function fleetRules(rules: readonly FaultRule[], flatTimes: readonly string[]): FaultRule[] {
-  const left = new Map<string, number>()
-  for (let index = 0; index + 1 < flatTimes.length; index += 2) left.set(flatTimes[index]!, Number(flatTimes[index + 1]))
-  return rules
-    .map((rule) => (rule.remaining === undefined || !left.has(rule.id) ? rule : { ...rule, remaining: left.get(rule.id) }))
-    .filter((rule) => rule.remaining === undefined || rule.remaining > 0)
-}

@@ -1,0 +1,73 @@
+import type { BucketRecord } from '../../core/access/rate-limiter.ts'
+import type { FaultRule } from '../../core/faults/fault-rules.ts'
+import { ApiError } from '../../core/http/api-error.ts'
+import type { SimulatorCore } from '../../core/simulator/simulator-options.ts'
+
+// How a world's copy is written to the store and read back from it (the publish script's and the buckets script's
+// layouts, see store-scripts.ts and publish-script.ts), and what the mirror answers when the fleet keeps it from writing.
+
+/** How many times a control request is run, each time on a copy brought up to date, while others change the world first. */
+export const maxControlRuns = 5
+
+/** An `epoch` or `init` publish's arguments after its kind: the whole state of the world as `core` holds it. */
+export function epochArgs(core: SimulatorCore, fingerprint: string): (string | number)[] {
+  const setting = core.clock.setting
+  const buckets = core.limiter
+    .records()
+    .flatMap((record) => [
+      record.caller,
+      record.minute,
+      record.minuteCount,
+      record.day,
+      record.dayCount,
+      record.refusedInARow,
+      record.bannedUntil ?? '',
+    ])
+  return [
+    JSON.stringify(core.snapshot()),
+    core.store.nextId,
+    setting.offsetMs,
+    setting.frozenAt ?? '',
+    JSON.stringify({ nextId: core.faults.nextId, rules: core.faults.list() }),
+    fingerprint,
+    core.store.size,
+    core.scenario,
+    ...buckets,
+  ]
+}
+
+/** The buckets script's reply (caller, m, mc, d, dc, r, b for each) as the limiter's records. */
+export function bucketRecords(flat: readonly string[]): BucketRecord[] {
+  const records: BucketRecord[] = []
+  for (let index = 0; index + 6 < flat.length; index += 7) {
+    const [caller = '', minute, minuteCount, day, dayCount, refused, banned] = flat.slice(index, index + 7)
+    records.push({
+      caller,
+      minute: Number(minute),
+      minuteCount: Number(minuteCount),
+      day: Number(day),
+      dayCount: Number(dayCount),
+      refusedInARow: Number(refused),
+      ...(banned === '' || banned === undefined ? {} : { bannedUntil: Number(banned) }),
+    })
+  }
+  return records
+}
+
+/** The rules as published, with what is left of each one's `times` across the fleet (`fault-times`): spent ones gone. */
+export function fleetRules(rules: readonly FaultRule[], flatTimes: readonly string[]): FaultRule[] {
+  const left = new Map<string, number>()
+  for (let index = 0; index + 1 < flatTimes.length; index += 2) left.set(flatTimes[index]!, Number(flatTimes[index + 1]))
+  return rules
+    .map((rule) => (rule.remaining === undefined || !left.has(rule.id) ? rule : { ...rule, remaining: left.get(rule.id) }))
+    .filter((rule) => rule.remaining === undefined || rule.remaining > 0)
+}
+
+/** A control request the fleet's other instances changed the world before, on every run: nothing of it was changed. */
+export function fleetBusy(display: string): ApiError {
+  return new ApiError(
+    'store_unavailable',
+    `The shared store at ${display} had its world changed by other instances before each of ${maxControlRuns} runs of this control request; nothing was changed`,
+    { 'Retry-After': '1' },
+  )
+}
