@@ -124,6 +124,20 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
       }
     })
     worker.on('exit', (code: number | null, signal: NodeJS.Signals | null) => {
+      // A worker's exit can reach the primary before its last message (its start failure, sent just before it exits):
+      // its IPC channel ends after every message is delivered, so the exit is handled then (bounded, should it not end).
+      if (!worker.isConnected()) return exited(code, signal)
+      let handled = false
+      const once = () => {
+        if (handled) return
+        handled = true
+        clearTimeout(bound)
+        exited(code, signal)
+      }
+      const bound = setTimeout(once, 1000)
+      worker.once('disconnect', once)
+    })
+    const exited = (code: number | null, signal: NodeJS.Signals | null) => {
       slot.worker = undefined
       const listened = slot.listening
       slot.listening = false
@@ -149,7 +163,7 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
         fork(index)
       }, delay)
       restarts.add(restart)
-    })
+    }
   }
 
   for (let index = 0; index < options.count; index++) fork(index)
