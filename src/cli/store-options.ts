@@ -1,5 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander'
 import { defaults } from '../core/defaults.ts'
+import { parseDuration } from '../core/time/duration.ts'
 import { wholeNumber } from './cli-flag-parsers.ts'
 import { UsageError } from './cli-usage-error.ts'
 import type { OptionTools } from './state-options.ts'
@@ -86,13 +87,19 @@ function parseNamespace(value: string): string {
   return value
 }
 
-/** Milliseconds, as the flag's name says (`1000`), or a duration with its unit (`1s`, `500ms`). */
+/**
+ * Milliseconds, as the flag's name says (`1000`), or a duration with its unit (`1s`, `500ms`): the simulator's one
+ * duration grammar (`parseDuration`), whose bare number is milliseconds.
+ */
 function milliseconds(name: string, min: number, max: number) {
   return (value: string): number => {
-    const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(value)
-    const scale = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[match?.[2] ?? 'ms'] ?? 1
-    const number = match === null ? Number.NaN : Number(match[1]) * scale
-    if (!(Number.isInteger(number) && number >= min && number <= max)) {
+    let number = Number.NaN
+    try {
+      number = parseDuration(value)
+    } catch {
+      // Reported below, with the flag's range.
+    }
+    if (!(number >= min && number <= max)) {
       throw new InvalidArgumentError(`--${name} must be a whole number of milliseconds from ${min} to ${max} (or with a unit: 2s, 500ms).`)
     }
     return number
