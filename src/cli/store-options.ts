@@ -1,6 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander'
 import { defaults } from '../core/defaults.ts'
 import { parseDuration } from '../core/time/duration.ts'
+import { parseStoreUrl as readStoreAddress } from '../node/store-url.ts'
 import { wholeNumber } from './cli-flag-parsers.ts'
 import { UsageError } from './cli-usage-error.ts'
 import type { OptionTools } from './state-options.ts'
@@ -76,6 +77,13 @@ export function parseStoreUrl(value: string): string {
     throw new InvalidArgumentError('expected unix:///path/to/socket (three slashes, then the absolute path).')
   }
   if (url.protocol !== 'unix:' && url.hostname === '') throw new InvalidArgumentError(`expected a host: ${url.protocol}//host[:port].`)
+  // The rest as the store reads it (its database number, its socket path): a form the flag lets through never fails
+  // at start instead. Its messages name no password.
+  try {
+    readStoreAddress(value.trim())
+  } catch (error) {
+    throw new InvalidArgumentError(`${(error as Error).message}.`)
+  }
   return value.trim()
 }
 

@@ -64,6 +64,7 @@ describe('the flags of the shared store and of workers', () => {
     [['--workers', '65'], '--workers must be a whole number from 1 to 64.'],
     [['--store', 'http://127.0.0.1:6379'], 'expected redis://[user:pass@]host[:port][/db], rediss://… or unix:///path/to/socket.'],
     [['--store', 'unix://relative/s.sock'], 'expected unix:///path/to/socket (three slashes, then the absolute path).'],
+    [['--store', 'redis://127.0.0.1:6379/x'], 'the database must be a number (got "x").'],
     [['--store-namespace', 'a:b'], 'expected 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit.'],
     [['--store-timeout', '0'], '--store-timeout must be a whole number of milliseconds from 1 to 60000'],
     [['--store-wait', 'soon'], '--store-wait must be a whole number of milliseconds from 0 to 3600000'],

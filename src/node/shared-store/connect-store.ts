@@ -1,5 +1,5 @@
 import type { SharedStore, StoreHealth, StoreOptions } from './store-types.ts'
-import { parseStoreUrl, type StoreAddress } from './store-url.ts'
+import { parseStoreUrl, type StoreAddress } from '../store-url.ts'
 
 export type { SharedStore, StoreHealth, StoreOptions }
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { Redis, RedisOptions } from 'ioredis'
 import { ApiError } from '../../core/http/api-error.ts'
-import type { StoreAddress } from './store-url.ts'
+import type { StoreAddress } from '../store-url.ts'
 
 /** The data format this version reads and writes (`<ns>:format`). */
 export const storeFormat = '1'

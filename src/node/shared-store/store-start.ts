@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis'
 import { clientOptions, createStoreConnection, storeFormat, type StoreConnection } from './store-connection.ts'
-import type { StoreAddress } from './store-url.ts'
+import type { StoreAddress } from '../store-url.ts'
 
 /** What start-up needs; the defaults are applied by the caller. */
 export interface StartOptions {
