@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
-import { listeningUrl } from './server-process.ts'
+import { listeningUrl, loadRunFlags } from './server-process.ts'
 
 const rounds = Number(process.env.AB_ROUNDS ?? 4)
 const requests = Number(process.env.AB_REQUESTS ?? 40_000)
@@ -34,18 +34,7 @@ async function round(checkout: string, route: Route): Promise<number> {
     .split('\n', 1)[0]!
     .split(' ')
     .filter((part) => part.startsWith('--'))
-  const args = [
-    '--port',
-    '0',
-    '--log',
-    'silent',
-    '--ban-after',
-    'off',
-    '--max-pets',
-    '100000000',
-    '--key',
-    `${key}=enterprise:1000000000/1000000000`,
-  ]
+  const args = loadRunFlags(key)
   const child = spawn('taskset', ['-c', '0', process.execPath, ...flags, bin, ...args], {
     cwd: checkout,
     stdio: ['ignore', 'pipe', 'inherit'],

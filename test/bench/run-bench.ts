@@ -13,7 +13,7 @@ import { runJournalBench } from './journal-bench.ts'
 import { runScaleBench } from './scale-bench.ts'
 import { runStoreBench } from './store-bench.ts'
 import { runStepsBench } from './steps-bench.ts'
-import { listeningUrl } from './server-process.ts'
+import { cpuTicks, listeningUrl, loadRunFlags, workloads, type Workload } from './server-process.ts'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32)
@@ -26,7 +26,7 @@ const benchKey = 'bench-key'
 const pinned = cpus().length >= 2
 // BENCH_STORE_ONLY=1: the shared store's part alone (store-bench.ts), for a change to the store.
 if (process.env.BENCH_STORE_ONLY === '1') {
-  await runStoreBench(simulatorFlagsFor(benchKey), benchKey)
+  await runStoreBench(loadRunFlags(benchKey), benchKey)
   process.exit()
 }
 const clockTicks = 100 // USER_HZ on Linux
@@ -53,11 +53,6 @@ async function startServerProcess(command: readonly string[], cores = '0'): Prom
   return { child, apiUrl, startupMs: performance.now() - started }
 }
 
-function cpuTicks(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-  return Number(fields[11]) + Number(fields[12]) // utime + stime, after the command name
-}
-
 function peakRssMiB(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8')
     .split('\n')
@@ -75,13 +70,6 @@ interface LoadResult {
   /** Answers whose status was not 2xx (of `total`). */
   non2xx: number
 }
-
-const workloads = {
-  list: { label: 'GET /v1/pets?limit=20', method: 'GET', path: '/pets?limit=20' },
-  create: { label: 'POST /v1/pets', method: 'POST', path: '/pets' },
-  get: { label: 'GET /v1/pets/1 (getPet)', method: 'GET', path: '/pets/1' },
-} as const
-type Workload = keyof typeof workloads
 
 async function load(server: Started, workload: Workload, duration: number): Promise<LoadResult> {
   const { method, path } = workloads[workload]
@@ -218,24 +206,8 @@ async function medianStartup(command: readonly string[], runs: number): Promise<
   return times.sort((a, b) => a - b)[Math.floor(runs / 2)]!
 }
 
-// No store cap: the POST runs create hundreds of thousands of pets (past --max-pets' default they would be 507s).
-const simulatorFlags = simulatorFlagsFor(benchKey)
+const simulatorFlags = loadRunFlags(benchKey)
 
-/** The simulator's flags for the load runs: `key` unlimited, no ban, no store cap. */
-function simulatorFlagsFor(key: string): string[] {
-  return [
-    '--port',
-    '0',
-    '--log',
-    'silent',
-    '--ban-after',
-    'off',
-    '--max-pets',
-    '100000000',
-    '--key',
-    `${key}=enterprise:1000000000/1000000000`,
-  ]
-}
 // BENCH_BASELINE: the root of another checkout, built (e.g. a worktree of the commit before a change), whose CLI is
 // measured in the same run as a fourth column: "before and after" from one run, on the same machine's noise.
 const baseline = process.env.BENCH_BASELINE

@@ -6,23 +6,15 @@
 // (Redis's own count of script calls and journal reads: `INFO commandstats`, before and after). Nothing is asserted:
 // the figures are printed. `BENCH_STORE_ONLY=1 npm run bench` runs this part alone.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { readFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import { startRedisServer, type RedisServer } from '../support/redis-server.ts'
-import { listeningUrl } from './server-process.ts'
+import { cpuTicks as processTicks, listeningUrl, workloads, type Workload } from './server-process.ts'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const clockTicks = 100 // USER_HZ on Linux
 const pinned = cpus().length >= 2
-
-const workloads = {
-  list: { label: 'GET /v1/pets?limit=20', method: 'GET', path: '/pets?limit=20' },
-  create: { label: 'POST /v1/pets', method: 'POST', path: '/pets' },
-  get: { label: 'GET /v1/pets/1 (getPet)', method: 'GET', path: '/pets/1' },
-} as const
-type Workload = keyof typeof workloads
 
 interface StoreLoadResult {
   rps: number
@@ -42,8 +34,7 @@ function cpuTicks(pids: readonly number[]): number {
   let ticks = 0
   for (const pid of pids) {
     try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-      ticks += Number(fields[11]) + Number(fields[12])
+      ticks += processTicks(pid)
     } catch {
       // A worker that ended: its ticks are lost, which only lowers the figure; the run's failures say if one did.
     }
@@ -135,14 +126,18 @@ export async function runStoreBench(simulatorFlags: readonly string[], key: stri
   try {
     for (const mode of modes) {
       const server = await start(['bin/petstore-sim.js', ...simulatorFlags, ...mode.args], mode.cores)
-      const pids = processTree(server.child.pid!)
       const results = {} as Record<Workload, StoreLoadResult>
-      for (const workload of Object.keys(workloads) as Workload[]) {
-        const warmup = await load(server.apiUrl, pids, redis, workload, { seconds: warmupSeconds, connections, key })
-        const run = await load(server.apiUrl, pids, redis, workload, { seconds, connections, key })
-        results[workload] = { ...run, failed: run.failed + warmup.failed }
+      // Stopped whatever a run throws: a simulator left running would hold its port and its workers.
+      try {
+        const pids = processTree(server.child.pid!)
+        for (const workload of Object.keys(workloads) as Workload[]) {
+          const warmup = await load(server.apiUrl, pids, redis, workload, { seconds: warmupSeconds, connections, key })
+          const run = await load(server.apiUrl, pids, redis, workload, { seconds, connections, key })
+          results[workload] = { ...run, failed: run.failed + warmup.failed }
+        }
+      } finally {
+        await stop(server.child)
       }
-      await stop(server.child)
       rows.push({ name: mode.name, results })
     }
   } finally {
