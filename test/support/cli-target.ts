@@ -9,8 +9,15 @@ import { startCli } from './cli-process.ts'
  * `/sandboxes/<name>/__sim`): one more target, as a CI job sharing a simulator reaches it.
  */
 export async function startCliTarget(args: readonly string[] = [], sandbox?: string): Promise<ApiTarget & { close(): Promise<unknown> }> {
-  const keyArgs = Object.entries(testKeySpec).flatMap(([token, plan]) => ['--key', `${token}=${plan}`])
-  const cli = await startCli([
+  const cli = await startCli([...scenarioCliArgs(), '--cors-origin', pageOrigin, ...args])
+  if (sandbox === undefined) return controlledTarget(cli.apiUrl, cli.origin, fetch, () => cli.stop())
+  const origin = `${cli.origin}/sandboxes/${sandbox}`
+  return controlledTarget(`${origin}${new URL(cli.apiUrl).pathname}`, origin, fetch, () => cli.stop())
+}
+
+/** The CLI's flags for the scenarios' world: a free loopback port, no log, their seed, pet count and keys. */
+export function scenarioCliArgs(keys: Readonly<Record<string, string>> = testKeySpec): string[] {
+  return [
     '--port',
     '0',
     '--log',
@@ -19,14 +26,8 @@ export async function startCliTarget(args: readonly string[] = [], sandbox?: str
     String(scenarioSeed),
     '--pets',
     String(scenarioPetCount),
-    ...keyArgs,
-    '--cors-origin',
-    pageOrigin,
-    ...args,
-  ])
-  if (sandbox === undefined) return controlledTarget(cli.apiUrl, cli.origin, fetch, () => cli.stop())
-  const origin = `${cli.origin}/sandboxes/${sandbox}`
-  return controlledTarget(`${origin}${new URL(cli.apiUrl).pathname}`, origin, fetch, () => cli.stop())
+    ...Object.entries(keys).flatMap(([token, plan]) => ['--key', `${token}=${plan}`]),
+  ]
 }
 
 /**

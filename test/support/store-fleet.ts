@@ -1,5 +1,5 @@
 import { expect } from 'vitest'
-import { scenarioPetCount, scenarioSeed } from './api-target.ts'
+import { scenarioCliArgs } from './cli-target.ts'
 import { contractViolations } from './contract.ts'
 import { startCli } from './cli-process.ts'
 import type { RedisServer } from './redis-server.ts'
@@ -30,15 +30,7 @@ export function storeArgs(
   storeTimeoutMs = 5000,
 ) {
   return [
-    '--port',
-    '0',
-    '--log',
-    'silent',
-    '--seed',
-    String(scenarioSeed),
-    '--pets',
-    String(scenarioPetCount),
-    ...Object.entries(keys).flatMap(([token, plan]) => ['--key', `${token}=${plan}`]),
+    ...scenarioCliArgs(keys),
     '--store',
     server.socketUrl,
     '--store-namespace',
