@@ -3,12 +3,12 @@
 // run-container-tests.sh sets). Both reach the simulator through a port published on the host's loopback.
 import { execFile } from 'node:child_process'
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer, type AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { checkedFetch } from '../support/checked-fetch.ts'
 import { fencedBlocks } from '../support/docs-blocks.ts'
+import { freePort } from '../support/closed-port.ts'
 
 const run = promisify(execFile)
 const image = process.env.PETSTORE_SIM_TEST_IMAGE
@@ -16,14 +16,6 @@ if (image === undefined)
   throw new Error('PETSTORE_SIM_TEST_IMAGE names the image under test (test/container/run-container-tests.sh sets it)')
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const auth = { authorization: 'Bearer demo-pro-key' }
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 describe('compose.yaml with podman-compose', () => {
   it('starts the image with its port on loopback and its state on a named volume', async () => {

@@ -4,13 +4,13 @@
 // replicas serve, and they answer as one API (an exact limit, one journal, a pet read back whichever replica answers);
 // with the store stopped they fail closed, and they serve again once it is back.
 import { execFile } from 'node:child_process'
-import { createServer, type AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { expect, it } from 'vitest'
 import { checkedFetch } from '../support/checked-fetch.ts'
 import { fencedBlocks } from '../support/docs-blocks.ts'
 import { podman, testLabel } from '../support/podman.ts'
+import { freePort } from '../support/closed-port.ts'
 
 const run = promisify(execFile)
 const {
@@ -24,14 +24,6 @@ const root = fileURLToPath(new URL('../..', import.meta.url))
 const adminToken = 'replicas-admin-token'
 const admin = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }
 const replicas = ['petstore-sim-1', 'petstore-sim-2']
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 it('serves one API from two replicas behind the load balancer, and stops cleanly', async () => {
   const port = await freePort()

@@ -1,20 +1,11 @@
 // Runs the Playwright-against-the-CLI recipe (playwright-cli.config.ts): the CLI started as Playwright's webServer on
 // a free port, the spec asserting on a body field and a header through the journal. Bounded by a timeout.
 import { spawnSync } from 'node:child_process'
-import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { expect, it } from 'vitest'
+import { freePort } from '../support/closed-port.ts'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
-
-/** A port free now: bound on 0, then released for the CLI to take. */
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 it('passes against the CLI, asserting on what the app sent', async () => {
   const port = await freePort()

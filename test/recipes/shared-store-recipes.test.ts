@@ -2,7 +2,6 @@
 // port), one simulator with --workers 2 (on a Redis of test/support/redis-server.ts), and the compose example checked
 // against the Compose specification (the container step runs it with podman: test/container/replicas.test.ts).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -12,6 +11,7 @@ import { collectRun } from '../support/collected-run.ts'
 import { composeValidator } from '../support/compose-schema.ts'
 import { fencedBlocks } from '../support/docs-blocks.ts'
 import { redisServerBinary, startRedisServer, type RedisServer } from '../support/redis-server.ts'
+import { freePort } from '../support/closed-port.ts'
 
 const page = new URL('../../docs/sharing.md', import.meta.url)
 const shownStore = 'redis://127.0.0.1:6379'
@@ -36,14 +36,6 @@ function simulatorCommands(block: string, store: string): string[][] {
         .map((arg) => (arg === shownStore ? store : arg))
         .map((arg, index, args) => (args[index - 1] === '--port' ? '0' : arg)),
     )
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
 }
 
 /** `demo-free-key` (60/min) on a frozen clock: `count` requests spread over the origins, with their statuses. */

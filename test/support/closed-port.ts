@@ -9,3 +9,6 @@ export async function closedPort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve))
   return port
 }
+
+/** A loopback port free now, for a server that cannot take port 0 (Redis, a published container port): the same. */
+export const freePort = closedPort

@@ -1,8 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { freePort } from './closed-port.ts'
 
 /**
  * A real Redis (or Valkey) server for the tests of the shared store (`--store`): started on a Unix socket in a folder
@@ -119,16 +119,4 @@ export async function startRedisServer(
     },
   }
   return server
-}
-
-/** A loopback port free now (the server binds it next): Redis has no port 0 of its own to report. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      probe.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))))
-    })
-  })
 }
