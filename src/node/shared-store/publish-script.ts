@@ -1,3 +1,4 @@
+import { dropEpoch } from './sandbox-scripts.ts'
 /**
  * A control change published to the fleet, the version bumped, only if the world is still at the version the
  * instance's copy was at when the change was made on it (compare-and-set): two instances changing the world at the
@@ -15,7 +16,7 @@
  * Reply: ok, version, epoch, journal, pact and coverage versions after it, life; `stale` when the world has moved on
  * (nothing written); `expired`; or `exists` for an `init` of a world already there.
  */
-export const publishScript = `
+export const publishScript = `${dropEpoch}
 local meta = KEYS[1]
 local prefix = ARGV[1]
 local kind = ARGV[3]
@@ -47,12 +48,7 @@ local function countTimes(rulesJson, fresh)
 end
 if kind == 'epoch' or kind == 'init' then
   local old = redis.call('HGET', meta, 'epoch')
-  if old then
-    local oldPrefix = prefix .. 'e' .. old .. ':'
-    local callers = redis.call('SMEMBERS', oldPrefix .. 'callers')
-    for i = 1, #callers do redis.call('DEL', oldPrefix .. 'rl:' .. callers[i]) end
-    redis.call('DEL', oldPrefix .. 'callers', oldPrefix .. 'created', oldPrefix .. 'snapshot')
-  end
+  if old then dropEpoch(prefix, old) end
   local epoch = redis.call('HINCRBY', meta, 'epoch', 1)
   local epochPrefix = prefix .. 'e' .. epoch .. ':'
   redis.call('SET', epochPrefix .. 'snapshot', ARGV[4])

@@ -1,16 +1,21 @@
 // The shared store's scripts about the fleet's sandboxes (`<ns>:sandboxes`, a ZSET name -> last use on the store's
 // clock): their use, cap and idle expiry (a part of the admission script), their deletion and their listing.
 
+/** Deletes the keys of one epoch of a world (its prefix given): its callers' counts, its created pets, its snapshot. */
+export const dropEpoch = `
+local function dropEpoch(p, e)
+  local ep = p .. 'e' .. e .. ':'
+  local callers = redis.call('SMEMBERS', ep .. 'callers')
+  for i = 1, #callers do redis.call('DEL', ep .. 'rl:' .. callers[i]) end
+  redis.call('DEL', ep .. 'callers', ep .. 'created', ep .. 'snapshot')
+end
+`
+
 /** Deletes every key of a world (its prefix given): a sandbox that expired, or that the fleet's cap refused. */
-export const dropWorld = `
+export const dropWorld = `${dropEpoch}
 local function dropWorld(p)
   local e = redis.call('HGET', p .. 'meta', 'epoch')
-  if e then
-    local ep = p .. 'e' .. e .. ':'
-    local callers = redis.call('SMEMBERS', ep .. 'callers')
-    for i = 1, #callers do redis.call('DEL', ep .. 'rl:' .. callers[i]) end
-    redis.call('DEL', ep .. 'callers', ep .. 'created', ep .. 'snapshot')
-  end
+  if e then dropEpoch(p, e) end
   redis.call('DEL', p .. 'meta', p .. 'journal', p .. 'journal-seq', p .. 'fault-times')
 end
 `
