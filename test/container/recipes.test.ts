@@ -8,7 +8,7 @@ import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { checkedFetch } from '../support/checked-fetch.ts'
 import { fencedBlocks } from '../support/docs-blocks.ts'
-import { freePort } from '../support/closed-port.ts'
+import { closedPort as freePort } from '../support/closed-port.ts'
 
 const run = promisify(execFile)
 const image = process.env.PETSTORE_SIM_TEST_IMAGE

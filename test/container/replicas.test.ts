@@ -10,7 +10,7 @@ import { expect, it } from 'vitest'
 import { checkedFetch } from '../support/checked-fetch.ts'
 import { fencedBlocks } from '../support/docs-blocks.ts'
 import { podman, testLabel } from '../support/podman.ts'
-import { freePort } from '../support/closed-port.ts'
+import { closedPort as freePort } from '../support/closed-port.ts'
 
 const run = promisify(execFile)
 const {

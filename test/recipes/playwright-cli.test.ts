@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { expect, it } from 'vitest'
-import { freePort } from '../support/closed-port.ts'
+import { closedPort as freePort } from '../support/closed-port.ts'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 

@@ -11,7 +11,7 @@ import { collectRun } from '../support/collected-run.ts'
 import { composeValidator } from '../support/compose-schema.ts'
 import { fencedBlocks } from '../support/docs-blocks.ts'
 import { redisServerBinary, startRedisServer, type RedisServer } from '../support/redis-server.ts'
-import { freePort } from '../support/closed-port.ts'
+import { closedPort as freePort } from '../support/closed-port.ts'
 
 const page = new URL('../../docs/sharing.md', import.meta.url)
 const shownStore = 'redis://127.0.0.1:6379'

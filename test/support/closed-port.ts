@@ -1,7 +1,7 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-/** A loopback port nothing listens on: bound, then closed. */
+/** A loopback port nothing listens on: bound, then closed. Also a port free now, for a server that cannot take port 0. */
 export async function closedPort(): Promise<number> {
   const server = createServer()
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -9,6 +9,3 @@ export async function closedPort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve))
   return port
 }
-
-/** A loopback port free now, for a server that cannot take port 0 (Redis, a published container port): the same. */
-export const freePort = closedPort

@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { freePort } from './closed-port.ts'
+import { closedPort as freePort } from './closed-port.ts'
 
 /**
  * A real Redis (or Valkey) server for the tests of the shared store (`--store`): started on a Unix socket in a folder
