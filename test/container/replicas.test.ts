@@ -148,9 +148,14 @@ it('serves one API from two replicas behind the load balancer, and stops cleanly
     expect(await until((status) => status === 200), `the API back once the store is; logs:\n${await replicaLogs()}`).toBe(200)
 
     // Stopped, each replica drains and exits 0 (SIGTERM to the simulator, PID 1 of its container; its JSON log says nothing).
-    await compose('stop')
+    // Podman's own 10 s before its SIGKILL (exit 137) was once not enough for a replica on a loaded CI machine, whose
+    // drain is bounded at 4.5 s by the simulator itself: 30 s, and the replicas' logs if one is killed all the same.
+    await compose('stop', '--timeout', '30')
     const stopped = (await containers()).filter(([service]) => replicas.includes(service))
-    expect(stopped.map(([service, , exitCode]) => `${service} ${exitCode}`).sort()).toEqual(replicas.map((name) => `${name} 0`))
+    expect(
+      stopped.map(([service, , exitCode]) => `${service} ${exitCode}`).sort(),
+      `each replica drains and exits 0; their logs:\n${await replicaLogs()}`,
+    ).toEqual(replicas.map((name) => `${name} 0`))
   } finally {
     await compose('down', '--volumes').catch(() => {})
     // podman-compose 1.0 leaves the project's network behind.
