@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { close, closeSync, constants, fsync, write, fsyncSync, openSync } from 'node:fs'
+import { close, closeSync, constants, fsync, write, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs'
 import { rename, unlink } from 'node:fs/promises'
 import { promisify } from 'node:util'
 import { basename, dirname, join } from 'node:path'
@@ -55,6 +55,43 @@ export async function writeAtomically(path: string, snapshot: StateSnapshot): Pr
 /** Writes `text` to `path` as a snapshot is written: whole or not at all, never through a symbolic link (`--pact`). */
 export async function writeTextAtomically(path: string, text: string): Promise<void> {
   await writeWhole(path, (descriptor) => writeText(descriptor, text))
+}
+
+/**
+ * `writeTextAtomically` at once, for a small file written where no event loop turn may pass (`--ready-file`, written
+ * between the server listening and the start-up line): the same temporary file, fsync, rename and folder fsync.
+ */
+export function writeTextAtomicallySync(path: string, text: string): void {
+  const { path: temporary, descriptor } = createTemporaryFileSync(path)
+  try {
+    const bytes = Buffer.from(text)
+    for (let written = 0; written < bytes.length; ) written += writeSync(descriptor, bytes, written)
+    fsyncSync(descriptor)
+    closeSync(descriptor)
+  } catch (error) {
+    try {
+      closeSync(descriptor)
+    } catch {
+      // Already closed, or never usable: the temporary file goes either way.
+    }
+    unlinkQuietly(temporary)
+    throw error
+  }
+  try {
+    renameSync(temporary, path)
+  } catch (error) {
+    unlinkQuietly(temporary)
+    throw error
+  }
+  syncDirectory(path)
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path)
+  } catch {
+    // Nothing left to remove.
+  }
 }
 
 /** A temporary file next to `path` (`O_EXCL | O_NOFOLLOW`), filled by `fill`, fsynced, renamed over `path`, the folder fsynced. */
