@@ -3,7 +3,9 @@ import { hasDotSegment } from '../core/http/path-normalisation.ts'
 import { errorResponse, isPromiseLike, type PlainRequest, type PlainResponse, type TransportFacts } from '../core/http/plain-http.ts'
 import { createSimulatorCore, type SimulatorCore, type SimulatorOptions } from '../core/simulator/simulator-core.ts'
 import { createControlPlane, controlPath, type ControlOptions } from './control/control-plane.ts'
-import { createBrowserAccess, isCrossSiteNavigation, journalRefusal, type HostCheck } from './browser-access.ts'
+import { createBrowserAccess, isCrossSiteNavigation, journalRefusal, keyOf, type HostCheck } from './browser-access.ts'
+import { controlAccess } from './control/control-guard.ts'
+import { sandboxNamePattern } from '../core/simulator/sandbox-registry.ts'
 import { createHostPolicy, hostNotAllowed } from '../core/access/host-policy.ts'
 import { applyCors, corsHeaders, preflightResponse, withoutCorsGrant } from './cors.ts'
 import { toFetchResponse, toPlainRequest } from './fetch-lane.ts'
@@ -109,7 +111,7 @@ export function createAppWith(
   const sandboxes =
     options.sandboxes === false || parts.createSandboxes === undefined
       ? undefined
-      : createSandboxWorlds(options, parts, (request) => refusedSandbox(request))
+      : createSandboxWorlds(options, parts, (request, name) => refusedSandbox(request, name))
   const control =
     options.control === false || createControl === undefined
       ? undefined
@@ -135,20 +137,48 @@ export function createAppWith(
   }
 
   /**
-   * A request that would make a sandbox, refused before it does: what the API refuses (a foreign Host, a foreign page's
-   * <img>), and a foreign page's navigation, which may reach a sandbox but not make one: each made one before its own
-   * app refused or served it, and 50 filled the cap every job on the simulator shares.
+   * A request that would make a sandbox, refused before it does. A sandbox counts against a cap every job on the
+   * simulator shares, so only a request the simulator admits makes one: one with a key the API knows, or a control
+   * request its control plane admits (loopback, or the admin token; the dashboard's page and the health probe, which
+   * need neither, make none). Refused: what the API refuses (a foreign Host, a foreign page's <img>), a foreign page's
+   * navigation (it may reach a sandbox, not make one), and every other request (keyless, a wrong key, a wrong admin
+   * token): 60 keyless requests filled the cap of 50, and so did a Safari before 16.4's <img>, sent without Fetch
+   * Metadata as curl sends it. `inner` is the request as the sandbox's app reads it (its control plane at `/__sim`).
    */
-  function refusedSandbox(request: PlainRequest): PlainResponse | undefined {
+  function refusedSandbox(inner: PlainRequest, name: string): PlainResponse | Promise<PlainResponse | undefined> | undefined {
     const refusal =
-      browserAccess.refusal(request) ??
-      (isCrossSiteNavigation(request)
+      browserAccess.refusal(inner) ??
+      (isCrossSiteNavigation(inner)
         ? new ApiError(
             'origin_not_allowed',
             'Pages on other sites may not make a sandbox (Sec-Fetch-Site: cross-site): open it from its own pages, or make it first (PUT /__sim/sandboxes/<name>)',
           )
         : undefined)
-    return refusal === undefined ? undefined : errorResponse(refusal)
+    if (refusal !== undefined) return errorResponse(refusal)
+    // The registry's own answers first: sandboxes off, or a name that is not one.
+    if (sandboxes!.registry.max === 0 || !sandboxNamePattern.test(name)) return undefined
+    try {
+      if (admitsNewSandbox(inner)) return undefined
+    } catch (error) {
+      return errorResponse(error)
+    }
+    // With a shared store, a sandbox the fleet has is made here as this instance's copy of it.
+    const fleet = simulator.shared?.sandboxes
+    if (fleet === undefined) return errorResponse(noSandbox(name))
+    return fleet.list(name).then(
+      (entries) => (entries.length > 0 ? undefined : errorResponse(noSandbox(name))),
+      (error: unknown) => errorResponse(error),
+    )
+  }
+
+  /** Whether a request to a sandbox that does not exist may make it; throws the control plane's refusal of a control request. */
+  function admitsNewSandbox(inner: PlainRequest): boolean {
+    if (inner.path === controlPath || inner.path.startsWith(`${controlPath}/`)) {
+      if (control === undefined || controlAccess(inner.method, inner.path.slice(controlPath.length) || '/') !== 'guarded') return false
+      control.check(inner)
+      return true
+    }
+    return inner.transport.local === true || keyOf(simulator, inner) !== undefined
   }
 
   /**
@@ -198,14 +228,19 @@ export function createAppWith(
 
   /** A request for a sandbox, answered by its app; undefined for the default world's. One prefix check unless the header is on. */
   function sandboxed(request: PlainRequest): PlainResponse | Promise<PlainResponse> | undefined {
+    let answer: PlainResponse | Promise<PlainResponse> | undefined
     try {
-      if (request.path.startsWith(sandboxPrefix)) return sandboxes!.respondByPath(request)
-      if (!sandboxes!.header || request.path.startsWith(`${controlPath}/sandboxes`)) return undefined
-      const name = request.header(sandboxHeaderName)
-      return name === undefined ? undefined : sandboxes!.respondByHeader(name, request)
+      if (request.path.startsWith(sandboxPrefix)) answer = sandboxes!.respondByPath(request)
+      else if (!sandboxes!.header || request.path.startsWith(`${controlPath}/sandboxes`)) return undefined
+      else {
+        const name = request.header(sandboxHeaderName)
+        answer = name === undefined ? undefined : sandboxes!.respondByHeader(name, request)
+      }
     } catch (error) {
       return applyCors(request, errorResponse(error))
     }
+    // Made after the shared store's answer (whether the fleet has the sandbox), a refusal is answered as one made at once.
+    return isPromiseLike(answer) ? answer.then(undefined, (error: unknown) => applyCors(request, errorResponse(error))) : answer
   }
 
   function respond(request: PlainRequest): PlainResponse | Promise<PlainResponse> {
@@ -264,11 +299,19 @@ export function createAppWith(
   }
 }
 
+/** The answer to a request that may not make the sandbox it names, which does not exist: what makes one. */
+function noSandbox(name: string): ApiError {
+  return new ApiError(
+    'sandbox_not_found',
+    `No sandbox ${JSON.stringify(name)}, and this request may not make one: a request with an API key makes it, or PUT /__sim/sandboxes/${name}; GET /__sim/sandboxes lists them`,
+  )
+}
+
 /** The sandboxes of an app: each an app of its own over a simulator made from the same options, without sandboxes. */
 function createSandboxWorlds(
   options: AppOptions,
   parts: Parameters<typeof createAppWith>[1],
-  refuseNew: (request: PlainRequest) => PlainResponse | undefined,
+  refuseNew: NonNullable<Parameters<typeof createSandboxes>[1]['refuseNew']>,
 ): Sandboxes<App> {
   const { simulator: _simulator, sandboxes: sandboxOptions, ...rest } = options
   return parts.createSandboxes!((name) => createAppWith({ ...rest, sandboxPath: `${sandboxPrefix}${name}`, sandboxes: false }, parts), {

@@ -106,7 +106,8 @@ export function journalRefusal(simulator: SimulatorCore, request: PlainRequest, 
   else simulator.shared.record(input).catch(() => {})
 }
 
-function keyOf(simulator: SimulatorCore, request: PlainRequest) {
+/** The key in force that the request's `Authorization` names, if any. */
+export function keyOf(simulator: SimulatorCore, request: PlainRequest) {
   let token: string
   try {
     token = readBearerToken(request.header('authorization') ?? null)

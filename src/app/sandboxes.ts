@@ -1,5 +1,5 @@
 import { ApiError } from '../core/http/api-error.ts'
-import type { PlainRequest, PlainResponse } from '../core/http/plain-http.ts'
+import { isPromiseLike, type PlainRequest, type PlainResponse } from '../core/http/plain-http.ts'
 import { createSandboxRegistry, type SandboxRegistry } from '../core/simulator/sandbox-registry.ts'
 import type { Clock } from '../core/time/clock.ts'
 
@@ -47,8 +47,14 @@ export function createSandboxes<World extends SandboxWorld>(
     readonly whenFull?: 'refuse' | 'forget-least-recent' | undefined
     /** Called with each world forgotten (deleted, expired, replaced), after its streams are ended. */
     readonly onForget?: ((world: World) => void) | undefined
-    /** The answer to a request that would make a sandbox and may not (a foreign Host or page); undefined to make it. */
-    readonly refuseNew?: ((request: PlainRequest) => PlainResponse | undefined) | undefined
+    /**
+     * The answer to a request that would make the sandbox `name` and may not (a foreign Host or page, a request the
+     * simulator does not admit); undefined to make it. `request` is as the sandbox's app reads it (its control plane
+     * under `/__sim`). A promise when the answer needs the shared store (whether the fleet has the sandbox).
+     */
+    readonly refuseNew?:
+      | ((request: PlainRequest, name: string) => PlainResponse | Promise<PlainResponse | undefined> | undefined)
+      | undefined
   },
 ): Sandboxes<World> {
   const registry = createSandboxRegistry({
@@ -62,10 +68,15 @@ export function createSandboxes<World extends SandboxWorld>(
     whenFull: options.whenFull,
   })
   const header = options.header === true
-  /** The sandbox's world, made now unless the request may not make one (then its refusal). */
-  function worldFor(name: string, request: PlainRequest): World | PlainResponse {
-    const refusal = options.refuseNew === undefined || registry.find(name) !== undefined ? undefined : options.refuseNew(request)
-    return refusal ?? registry.world(name)
+  /**
+   * The request answered by the sandbox's world, made now unless the request may not make one (then its refusal).
+   * `request` is as the sandbox's app reads it.
+   */
+  function answer(name: string, request: PlainRequest): PlainResponse | Promise<PlainResponse> {
+    const refusal = options.refuseNew === undefined || registry.find(name) !== undefined ? undefined : options.refuseNew(request, name)
+    if (refusal === undefined) return registry.world(name).respond(request)
+    if (!isPromiseLike(refusal)) return refusal
+    return refusal.then((refused) => refused ?? registry.world(name).respond(request))
   }
   return {
     registry,
@@ -85,14 +96,10 @@ export function createSandboxes<World extends SandboxWorld>(
       const rest = end === -1 ? '/' : path.slice(end)
       // The API keeps its whole path: the sandbox's simulator is under `/sandboxes/<name>/v1`, so its `Location`, journal
       // and HAR say where the client sent it. Its control plane, OpenAPI document and root are its own `/__sim`, `/openapi.*`, `/`.
-      const world = worldFor(name, request)
-      if (!('respond' in world)) return world
-      return world.respond(isOwnPath(rest) ? within(request, rest) : request)
+      return answer(name, isOwnPath(rest) ? within(request, rest) : request)
     },
     respondByHeader(name, request) {
-      const world = worldFor(name, request)
-      if (!('respond' in world)) return world
-      return world.respond(isOwnPath(request.path) ? request : within(request, `${sandboxPrefix}${name}${request.path}`))
+      return answer(name, isOwnPath(request.path) ? request : within(request, `${sandboxPrefix}${name}${request.path}`))
     },
     closeStreams() {
       for (const { world } of registry.list()) world.closeStreams()

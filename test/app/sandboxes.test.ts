@@ -196,6 +196,8 @@ describe('sandboxes: isolated worlds in one simulator', () => {
 
   it("points a sandbox's root at its own dashboard and OpenAPI document, not the default world's", async () => {
     const origin = await start()
+    // Made first: a keyless request (this one) makes no sandbox (issue 45), it reaches one that exists.
+    expect((await control(origin, undefined, '/sandboxes/team-a', { method: 'PUT' })).status).toBe(201)
     const root = await fetch(`${origin}/sandboxes/team-a/`, { headers: { accept: 'application/json' } })
     expect(root.status).toBe(404)
     const { message } = await json(root)
