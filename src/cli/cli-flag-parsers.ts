@@ -4,6 +4,7 @@ import { parsePlan } from '../core/access/plans.ts'
 import { normaliseOrigin } from '../core/access/origin-policy.ts'
 import type { Latency } from '../core/operations/operation-context.ts'
 import { checkPartyName } from '../core/contract/pact-export.ts'
+import { createProxyTrust } from '../node/forwarded-address.ts'
 
 export function wholeNumber(name: string, min: number, max: number) {
   return (value: string): number => {
@@ -22,6 +23,20 @@ export function collectFaults(value: string, previous: string[]): string[] {
       .map((rule) => rule.trim())
       .filter((rule) => rule.length > 0),
   ]
+}
+
+/** Each `--trust-proxy` entry, checked as the server reads it (`forwarded-address.ts`); several separated by `,`. */
+export function collectProxies(value: string, previous: string[]): string[] {
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+  try {
+    createProxyTrust(entries)
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message)
+  }
+  return [...previous, ...entries]
 }
 
 /** Each `--cors-origin`, checked and normalised (`http://App.test:5173/` is `http://app.test:5173`); several separated by `,`. */

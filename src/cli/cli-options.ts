@@ -11,6 +11,7 @@ import {
   collectFaults,
   collectKeys,
   collectOrigins,
+  collectProxies,
   formatDuration,
   parseBanAfter,
   parseBasePath,
@@ -55,6 +56,7 @@ export interface CliOptions extends StateCliOptions, StoreCliOptions {
   readyFile?: string
   pactSimulatorChoices?: boolean
   corsOrigin: string[]
+  trustProxy: string[]
   maxPets: number
   maxSandboxes: number
   sandboxIdle: number
@@ -232,6 +234,15 @@ export function createProgram(): Command {
         'CORS_ORIGIN',
       )
         .argParser(collectOrigins)
+        .default([], 'none'),
+    )
+    .addOption(
+      option(
+        '--trust-proxy <list>',
+        'proxies (addresses, CIDR ranges, loopback, linklocal, uniquelocal) whose X-Forwarded-For or Forwarded names the client; repeatable',
+        'TRUST_PROXY',
+      )
+        .argParser(collectProxies)
         .default([], 'none'),
     )
     .addOption(

@@ -156,6 +156,7 @@ async function toServerOptions(
     headersTimeoutMs: options.headersTimeout,
     requestTimeoutMs: options.requestTimeout,
     maxPipelinedRequests: options.maxPipelined,
+    trustProxy: options.trustProxy,
     // A worker restarted under --workers listens where the fleet does, --port 0 included.
     port: sharing.port ?? options.port,
     host: options.host,

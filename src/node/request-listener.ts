@@ -11,6 +11,7 @@ import type { Engine, FetchLane } from './lane-types.ts'
 import { loadMswLane } from './msw-lane-loader.ts'
 import { createNodeApp } from './node-app.ts'
 import { clientGoneSignal, fromIncomingMessage } from './request-view.ts'
+import { clientAddressReader } from './forwarded-address.ts'
 import { logAnswer, loggerFor, type LogFormat, type RequestLogger } from './request-log.ts'
 import { dropIfNotTaken, writePlainResponse } from './response-writer.ts'
 import { assertSupportedNode } from './supported-node.ts'
@@ -48,6 +49,13 @@ export interface ListenerOptions {
    * Event streams are exempt.
    */
   readonly sendTimeoutMs?: number
+  /**
+   * The proxies trusted to say who their client is (`X-Forwarded-For`, else `Forwarded`'s `for=`): addresses, CIDR
+   * ranges, or `loopback`, `linklocal`, `uniquelocal`, as Express's `trust proxy`. A request from one of them counts
+   * against the anonymous bucket of the address it forwards, and the control plane's loopback check reads that address.
+   * Default: none, and no forwarding header is read.
+   */
+  readonly trustProxy?: readonly string[]
 }
 
 /** A `node:http` request listener, as `http.createServer(listener)` takes it. */
@@ -82,6 +90,7 @@ export function createServingListener(options: ListenerOptions = {}, server?: { 
   const log = loggerFor(options.log ?? defaults.libraryLog)
   const scrub = createKeyScrubber(() => app.simulator.keys)
   const { bodyLimit } = app.simulator
+  const clientAddress = clientAddressReader(options.trustProxy)
   const bodyIdleTimeoutMs = options.bodyIdleTimeoutMs ?? defaults.bodyIdleTimeoutMs
   if (!Number.isSafeInteger(bodyIdleTimeoutMs) || bodyIdleTimeoutMs < 0)
     throw new RangeError(`bodyIdleTimeoutMs must be a whole number of milliseconds, got ${bodyIdleTimeoutMs}`)
@@ -118,13 +127,21 @@ export function createServingListener(options: ListenerOptions = {}, server?: { 
       ? (incoming, outgoing) => {
           const started = startTimer()
           // The app turns every error into a response, so `respond` neither throws nor rejects.
-          const response = app.respond(fromIncomingMessage(incoming, bodyLimit, budget, continueFor(incoming, outgoing), outgoing))
+          const request = fromIncomingMessage(
+            incoming,
+            bodyLimit,
+            budget,
+            continueFor(incoming, outgoing),
+            outgoing,
+            clientAddress(incoming),
+          )
+          const response = app.respond(request)
           if (isPromiseLike(response)) response.then((answered) => send(incoming, outgoing, answered, started))
           else send(incoming, outgoing, response, started)
         }
       : (incoming, outgoing) => {
           const started = startTimer()
-          void serveThroughLane(lane, incoming, outgoing, bodyLimit, budget, continueFor(incoming, outgoing)).then(
+          void serveThroughLane(lane, incoming, outgoing, bodyLimit, budget, continueFor(incoming, outgoing), clientAddress(incoming)).then(
             (status) => {
               // Whole answers only: a streamed one is still being written, with backpressure, when this resolves.
               if (outgoing.writableEnded) dropIfNotTaken(outgoing, sendTimeoutMs)
@@ -148,9 +165,10 @@ async function serveThroughLane(
   bodyLimit: number,
   budget: BodyBudget,
   beforeRead: (() => void) | undefined,
+  clientAddress: string | undefined,
 ): Promise<number> {
   const response = await (await lane)(await toFetchRequest(incoming, bodyLimit, budget, beforeRead, clientGoneSignal(outgoing)), {
-    clientAddress: incoming.socket.remoteAddress,
+    clientAddress,
   })
   await sendFetchResponse(outgoing, response, incoming.method)
   return response.status

@@ -83,15 +83,19 @@ export function originForm(target: string): string {
   return rest.startsWith('/') ? rest : `/${rest}`
 }
 
-/** The direct lane's view of a Node request; with `outgoing`, its `signal` says when the client has gone. */
+/**
+ * The direct lane's view of a Node request; with `outgoing`, its `signal` says when the client has gone. `clientAddress`:
+ * the socket's peer unless a trusted proxy says otherwise (`forwarded-address.ts`).
+ */
 export function fromIncomingMessage(
   incoming: IncomingMessage,
   bodyLimit: number,
   budget?: BodyBudget,
   beforeRead?: () => void,
   outgoing?: ServerResponse,
+  clientAddress: string | undefined = incoming.socket.remoteAddress,
 ): PlainRequest {
-  return new IncomingRequestView(incoming, bodyLimit, { clientAddress: incoming.socket.remoteAddress }, budget, beforeRead, outgoing)
+  return new IncomingRequestView(incoming, bodyLimit, { clientAddress }, budget, beforeRead, outgoing)
 }
 
 /**
