@@ -78,7 +78,7 @@ export interface HostCheck {
 
 /**
  * Journals a refused API request (status and Error body as sent), so that a developer sees what a foreign page
- * tried; nothing is counted. Its caller is the key it sent, when that is a key in force, else `anonymous`.
+ * tried; nothing is counted, in the limits, the coverage or the pact (`refused`). Its caller is the key it sent, when that is a key in force, else `anonymous`.
  */
 export function journalRefusal(simulator: SimulatorCore, request: PlainRequest, response: PlainResponse): void {
   const match = simulator.pipeline.table.match(request.method, request.path.slice(simulator.basePath.length))
@@ -94,6 +94,7 @@ export function journalRefusal(simulator: SimulatorCore, request: PlainRequest, 
     caller: key?.fingerprint ?? 'anonymous',
     plan: key?.planLabel ?? 'anonymous',
     durationMs: 0,
+    refused: true,
     exchange: {
       rawHeaders: request.headerList?.(),
       requestBody: undefined,

@@ -59,6 +59,12 @@ export interface RecordedRequest {
   readonly durationMs: number
   readonly forced?: true | undefined
   readonly fault?: string | undefined
+  /**
+   * @internal Present for a request the simulator refused before the API ran (a foreign `Host`, a page of a foreign
+   * origin): journaled, so that a developer sees what was tried, but counted in no coverage and no pact, for the API
+   * never answered it.
+   */
+  readonly refused?: true | undefined
   /** @internal The exchange, captured (read it as a {@link JournalEntry}); undefined in a journal that keeps nothing. */
   readonly exchange: CapturedExchange | undefined
 }

@@ -199,10 +199,11 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
         durationMs: input.durationMs,
         forced: input.forced,
         fault: input.fault,
+        refused: input.refused,
         exchange,
       })
       byClass[Math.min(5, Math.floor(entry.status / 100))]!++
-      coverage?.count(entry.operation, entry.status, answerKind(entry))
+      if (entry.refused !== true) coverage?.count(entry.operation, entry.status, answerKind(entry))
       if (onRecord !== undefined) onRecord(entry)
       if (exchange !== undefined) {
         items.push(entry)

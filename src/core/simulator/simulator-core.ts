@@ -79,7 +79,8 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
       maxBytes: options.journalMaxBytes ?? defaults.journalMaxBytes,
       bodyCapBytes: options.journalBodyCapBytes ?? defaults.journalBodyCapBytes,
       onRecord(recorded) {
-        pact.observe(recorded)
+        // A refusal before the API ran is no interaction of the API's.
+        if (recorded.refused !== true) pact.observe(recorded)
         events.request(recorded)
       },
       coverage,
