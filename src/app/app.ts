@@ -27,8 +27,8 @@ export interface AppOptions extends SimulatorOptions {
    */
   allowedHosts?: readonly string[] | undefined
   /**
-   * Sandboxes: isolated simulators in this one, each made from these options on first use of
-   * `/sandboxes/<name>/…` (docs/sharing.md): at most `max` at once (default 50; 0 for none), each forgotten after
+   * Sandboxes: isolated simulators in this one, each made from these options by the first request to
+   * `/sandboxes/<name>/…` that the simulator admits (one with a key, or an admitted control request; docs/sharing.md): at most `max` at once (default 50; 0 for none), each forgotten after
    * `idleMs` without a request (default 30 minutes), picked by `X-Petstore-Sandbox` too with `header: true`. `false`:
    * none. On by default.
    */

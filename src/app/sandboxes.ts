@@ -32,7 +32,7 @@ export interface SandboxWorld {
 export interface Sandboxes<World extends SandboxWorld> {
   readonly registry: SandboxRegistry<World>
   readonly header: boolean
-  /** Answers a request whose path starts with {@link sandboxPrefix}, by the sandbox it names (made on first use). */
+  /** Answers a request whose path starts with {@link sandboxPrefix}, by the sandbox it names (made now, unless `refuseNew` refuses). */
   respondByPath(request: PlainRequest): PlainResponse | Promise<PlainResponse>
   /** Answers a request that names its sandbox in the header. */
   respondByHeader(name: string, request: PlainRequest): PlainResponse | Promise<PlainResponse>

@@ -33,7 +33,7 @@ function render(list: SandboxList): void {
   const { total } = list
   byId('sandboxes-summary').textContent =
     total.sandboxes === 0
-      ? `No sandboxes (at most ${list.max}): /sandboxes/<name>/v1 makes one on first use.`
+      ? `No sandboxes (at most ${list.max}): a request with an API key to /sandboxes/<name>/v1, or PUT /__sim/sandboxes/<name>, makes one.`
       : `${total.sandboxes} of at most ${list.max} sandboxes: ${total.pets} pets, ${total.requests} requests in their journals.`
   const box = byId('sandboxes')
   box.textContent = ''
