@@ -27,21 +27,28 @@ afterAll(async () => {
 
 const json = async (path: string) => (await (await fetch(`${origin}${path}`)).json()) as any
 
-/** Everything a request could have changed, read through the control plane (which journals and counts nothing). */
-async function world() {
-  const state = await json('/__sim/state')
-  const sandboxes = await json('/__sim/sandboxes')
-  const journal = await json('/__sim/requests?limit=1000')
-  const pact = await json('/__sim/requests.pact')
-  const coverage = await json('/__sim/coverage')
+/** What one world (the default one, `''`, or a sandbox's `/sandboxes/<name>`) holds that a request could change. */
+async function worldAt(prefix: string) {
+  const state = await json(`${prefix}/__sim/state`)
+  const journal = await json(`${prefix}/__sim/requests?limit=1000`)
+  const pact = await json(`${prefix}/__sim/requests.pact`)
+  const coverage = await json(`${prefix}/__sim/coverage`)
   return {
-    sandboxes: sandboxes.sandboxes.map((sandbox: { name: string }) => sandbox.name),
     keys: state.keys.map((key: { plan: string; minute: unknown; day: unknown }) => ({ plan: key.plan, minute: key.minute, day: key.day })),
     anonymous: state.anonymous,
-    pets: state.pets ?? state.catalogue,
+    pets: state.pets,
     journal: (journal.requests as { status: number; path: string }[]).map(({ status, path }) => ({ status, path })),
     pact: pact.interactions.length,
     coverage: JSON.stringify(coverage),
+  }
+}
+
+/** Everything a request could have changed, read through the control plane (which journals and counts nothing). */
+async function world() {
+  const sandboxes = await json('/__sim/sandboxes')
+  return {
+    sandboxes: sandboxes.sandboxes.map((sandbox: { name: string }) => sandbox.name),
+    worlds: { default: await worldAt(''), kept: await worldAt('/sandboxes/kept') },
   }
 }
 
@@ -66,6 +73,19 @@ const refusals: readonly { what: string; send: string; status: number; journaled
     send: `OPTIONS /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: https://evil.example\r\nAccess-Control-Request-Method: POST\r\nConnection: close\r\n\r\n`,
     status: 403,
     journaled: true,
+  },
+  // The same refusals in a sandbox that exists: its own journal has the entry, and nothing else changes.
+  { what: "a foreign Host on a sandbox's API", send: get('/sandboxes/kept/v1/pets', key, 'rebound.example'), status: 403, journaled: true },
+  {
+    what: "a page of a foreign origin on a sandbox's API",
+    send: get('/sandboxes/kept/v1/pets', `${key}Origin: https://evil.example\r\n`),
+    status: 403,
+    journaled: true,
+  },
+  {
+    what: "a foreign page's control request to a sandbox",
+    send: post('/sandboxes/kept/__sim/reset', 'Origin: https://evil.example\r\n', '{}'),
+    status: 403,
   },
   { what: 'a request target that is not a path', send: get('*', key), status: 400 },
   { what: 'an encoded dot segment', send: get('/v1/%2e%2e/v1/pets', key), status: 400 },
@@ -110,12 +130,17 @@ describe('a refused request changes nothing (issue 45)', () => {
     const reply = await rawExchange(port, send)
     expect(Number(reply.slice(9, 12)), reply.slice(0, 300)).toBe(status)
     const after = await world()
-    const { journal: journalBefore, ...restBefore } = before
-    const { journal: journalAfter, ...restAfter } = after
-    expect(restAfter).toEqual(restBefore)
-    // The journal: as it was, or with the one entry the docs promise, its status as sent.
-    expect(journalAfter.slice(0, journalBefore.length)).toEqual(journalBefore)
-    expect(journalAfter.slice(journalBefore.length).map((entry) => entry.status)).toEqual(journaled === true ? [status] : [])
+    expect(after.sandboxes).toEqual(before.sandboxes)
+    const added: number[] = []
+    for (const name of ['default', 'kept'] as const) {
+      const { journal: journalBefore, ...restBefore } = before.worlds[name]
+      const { journal: journalAfter, ...restAfter } = after.worlds[name]
+      expect(restAfter, name).toEqual(restBefore)
+      // The journal: as it was, or with the one entry the docs promise, its status as sent.
+      expect(journalAfter.slice(0, journalBefore.length), name).toEqual(journalBefore)
+      added.push(...journalAfter.slice(journalBefore.length).map((entry) => entry.status))
+    }
+    expect(added).toEqual(journaled === true ? [status] : [])
   })
 })
 
@@ -132,12 +157,13 @@ describe('what the API answers itself is counted, as the docs say', () => {
     const reply = await rawExchange(port, send)
     expect(Number(reply.slice(9, 12))).toBe(status)
     const after = await world()
-    expect(after.journal.slice(before.journal.length).map((entry) => entry.status)).toEqual([status])
-    expect(after.coverage).not.toEqual(before.coverage)
-    if (bucket === 'anonymous') expect(after.anonymous).not.toEqual(before.anonymous)
+    const [was, is] = [before.worlds.default, after.worlds.default]
+    expect(is.journal.slice(was.journal.length).map((entry) => entry.status)).toEqual([status])
+    expect(is.coverage).not.toEqual(was.coverage)
+    if (bucket === 'anonymous') expect(is.anonymous).not.toEqual(was.anonymous)
     else
-      expect(after.keys.find((entry: { plan: string }) => entry.plan === bucket)).not.toEqual(
-        before.keys.find((entry: { plan: string }) => entry.plan === bucket),
+      expect(is.keys.find((entry: { plan: string }) => entry.plan === bucket)).not.toEqual(
+        was.keys.find((entry: { plan: string }) => entry.plan === bucket),
       )
   })
 })
