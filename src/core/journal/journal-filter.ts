@@ -1,4 +1,5 @@
 import { ApiError } from '../http/api-error.ts'
+import { previewJson } from '../http/bounded-json.ts'
 import { fingerprint } from '../access/fingerprint.ts'
 import { operationNames, type OperationName } from '../model/operation-names.ts'
 import { secretLabel } from './journal-redaction.ts'
@@ -200,8 +201,7 @@ function withoutQuery(target: string): string {
 
 /** A value in a refusal's message: JSON, and cut, so that a 16 KiB value is not sent back whole. */
 function quoted(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value)
-  return text.length > 100 ? `${text.slice(0, 100)}…` : text
+  return value === undefined ? 'undefined' : previewJson(value, 100)
 }
 
 /**

@@ -1,3 +1,4 @@
+import { previewJson } from '../http/bounded-json.ts'
 import { isSecretName, redactHeader, redacted } from './journal-redaction.ts'
 import { parseJsonPath, readJsonPath } from './journal-json-path.ts'
 import { compileContains } from './text-search.ts'
@@ -58,6 +59,7 @@ export interface SentRequestParts {
 export interface RequestPartTest {
   readonly field: string
   readonly test: (entry: SentRequestParts) => boolean
+  /** What the entry sent instead, rendered to at most {@link sentRenderLength} characters: scrub it, then {@link cut} it. */
   readonly sent: (entry: SentRequestParts) => string
 }
 
@@ -94,7 +96,7 @@ export function compileRequestFilter(filter: RequestPartsFilter): RequestPartTes
       sent: (entry) => {
         if (entry.sentJson() === undefined) return 'no JSON body'
         const found = read(entry)
-        return found === undefined ? 'no such field' : cut(JSON.stringify(found.value))
+        return found === undefined ? 'no such field' : sentText(found.value)
       },
     })
   }
@@ -109,7 +111,7 @@ export function compileRequestFilter(filter: RequestPartsFilter): RequestPartTes
       test: (entry) => entry.sentQuery(name).includes(wanted),
       sent: (entry) => {
         const values = entry.sentQuery(name)
-        return values.length === 0 ? 'none' : cut(JSON.stringify(hidden ? redacted : values.length === 1 ? values[0] : values))
+        return values.length === 0 ? 'none' : sentText(hidden ? redacted : values.length === 1 ? values[0] : values)
       },
     })
   }
@@ -123,7 +125,7 @@ function headerTest(name: string, match: HeaderMatch): RequestPartTest {
   const field = `header.${lower}`
   const sent = (entry: SentRequestParts) => {
     const value = entry.sentHeader(lower)
-    return value === undefined ? 'none' : cut(JSON.stringify(redactHeader(lower, value)))
+    return value === undefined ? 'none' : sentText(redactHeader(lower, value))
   }
   if (typeof match === 'string') {
     checkLength(field, match)
@@ -224,7 +226,18 @@ function isTokenCharacter(character: string): boolean {
 }
 
 function sentJsonText(json: { readonly value: unknown } | undefined): string {
-  return json === undefined ? 'no JSON body' : cut(JSON.stringify(json.value))
+  return json === undefined ? 'no JSON body' : sentText(json.value)
+}
+
+/**
+ * How much of a value sent a near miss renders before its keys are scrubbed: far more than it shows ({@link cut}), so
+ * that a key straddling the cut is replaced whole, never shown in part (issue 45).
+ */
+export const sentRenderLength = 4096
+
+/** What an entry sent, as JSON for a near miss, bounded in depth and length; the message scrubs it, then cuts it. */
+function sentText(value: unknown): string {
+  return previewJson(value, sentRenderLength)
 }
 
 /** A value in a message, cut: a 16 KiB value is not sent back whole. */

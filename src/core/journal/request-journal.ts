@@ -275,7 +275,7 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
         }
         const timer = setTimeout(() => {
           stop()
-          reject(new Error(scrub(nearestEntries(filter, timeoutMs, tests, held().map(filterable), (entry) => summaryLine(entry, scrub)))))
+          reject(new Error(scrub(timedOutMessage(filter, timeoutMs, tests, held(), scrub))))
         }, timeoutMs)
         waiters.add(waiter)
         signal?.addEventListener('abort', abandon, { once: true })
@@ -294,6 +294,24 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
     },
   }
   return journal
+}
+
+/**
+ * A timed-out wait's message, which never throws: it runs in a timer's callback, where a throw ends the process
+ * (issue 45: a body nested 30,000 deep did). Should listing the near misses fail, the message says only what was asked.
+ */
+function timedOutMessage(
+  filter: JournalFilter,
+  timeoutMs: number,
+  tests: CompiledFilter,
+  held: readonly RecordedRequest[],
+  scrub: (text: string) => string,
+): string {
+  try {
+    return nearestEntries(filter, timeoutMs, tests, held.map(filterable), (entry) => summaryLine(entry, scrub), scrub)
+  } catch {
+    return `No request matched the filter within ${timeoutMs} ms (its near misses could not be listed).`
+  }
 }
 
 function answerKind(entry: RecordedRequest): AnswerKind {
