@@ -62,7 +62,7 @@ const emptyExchange: CapturedExchange = {
  * exchange only when a filter asks, as the client sent them (a filter on `x-api-key` matches the key sent; messages
  * redact it), and each at most once.
  */
-export function filterable(recorded: RecordedRequest): FilterableEntry {
+export function filterable(recorded: RecordedRequest, scrub: Scrub = keepText): FilterableEntry {
   let headers: Map<string, string> | undefined
   let query: Map<string, string[]> | undefined
   let json: { readonly value: unknown } | undefined | null = null
@@ -96,6 +96,11 @@ export function filterable(recorded: RecordedRequest): FilterableEntry {
       return undefined
     },
     sentHeader,
+    shownHeader(name) {
+      const value = sentHeader(name)
+      return value === undefined ? undefined : scrub(redactHeader(name, value))
+    },
+    shownTarget: () => scrub(redactUrl(recorded.path)),
     sentQuery(name) {
       if (query === undefined) {
         query = new Map()

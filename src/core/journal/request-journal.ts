@@ -177,7 +177,7 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
   const held = (count = items.length - head) => items.slice(Math.max(head, items.length - count))
   const select = (filter: JournalFilter | undefined): RecordedRequest[] => {
     const tests = compileFilter(filter, basePath)
-    const taken = tests.length === 0 ? held() : held().filter((entry) => matches(tests, filterable(entry)))
+    const taken = tests.length === 0 ? held() : held().filter((entry) => matches(tests, filterable(entry, scrub)))
     const limit = filter?.limit
     return limit === undefined || taken.length <= limit ? taken : taken.slice(taken.length - limit)
   }
@@ -254,7 +254,7 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
       } catch (error) {
         return Promise.reject(error)
       }
-      const already = held().find((entry) => matches(tests, filterable(entry)))
+      const already = held().find((entry) => matches(tests, filterable(entry, scrub)))
       if (already !== undefined) return Promise.resolve(toEntry(already))
       const { signal } = waitOptions
       if (signal?.aborted === true) return Promise.reject(signal.reason)
@@ -265,7 +265,7 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
           signal?.removeEventListener('abort', abandon)
         }
         const waiter = (entry: RecordedRequest) => {
-          if (!matches(tests, filterable(entry))) return
+          if (!matches(tests, filterable(entry, scrub))) return
           stop()
           resolve(toEntry(entry))
         }
@@ -308,7 +308,14 @@ function timedOutMessage(
   scrub: (text: string) => string,
 ): string {
   try {
-    return nearestEntries(filter, timeoutMs, tests, held.map(filterable), (entry) => summaryLine(entry, scrub), scrub)
+    return nearestEntries(
+      filter,
+      timeoutMs,
+      tests,
+      held.map((entry) => filterable(entry, scrub)),
+      (entry) => summaryLine(entry, scrub),
+      scrub,
+    )
   } catch {
     return `No request matched the filter within ${timeoutMs} ms (its near misses could not be listed).`
   }
