@@ -92,3 +92,24 @@ function scalarText(value: unknown, room: number): string {
   if (typeof value === 'bigint') return String(value)
   return JSON.stringify(value) ?? 'null'
 }
+
+/**
+ * About how many bytes a parsed JSON value holds in a JavaScript heap, counted without recursion: what the journal
+ * charges to its byte budget for a body it keeps parsed. An estimate by V8's sizes (an object or array with its
+ * backing store, a pointer per member, a string's header and characters), not a measure.
+ */
+export function jsonFootprint(value: unknown): number {
+  let bytes = 0
+  const pending: unknown[] = [value]
+  while (pending.length > 0) {
+    const node = pending.pop()
+    if (typeof node === 'string') bytes += 16 + node.length
+    else if (node !== null && typeof node === 'object') {
+      const members = Array.isArray(node) ? node : Object.keys(node)
+      bytes += 48 + 8 * members.length
+      if (Array.isArray(node)) for (const child of node) pending.push(child)
+      else for (const key of members as string[]) pending.push(key, (node as Record<string, unknown>)[key])
+    } else bytes += 16
+  }
+  return bytes
+}
