@@ -79,6 +79,23 @@ describe.each([30_000, 100_000])('bodies nested %i deep', (depth) => {
     expect(() => app.simulator.coverage()).not.toThrow()
   })
 
+  it('a body filter nested deep (as deep as its 8192 characters allow) is refused with 400, before any entry is read', async () => {
+    const { send } = setUp()
+    await send('/v1/pets', { method: 'POST', headers: auth, body: deepBodies(depth)[3]![1] })
+    const filter = encodeURIComponent(nested(4000))
+    for (const path of [
+      '/__sim/requests',
+      '/__sim/requests/count',
+      '/__sim/requests/wait',
+      '/__sim/requests.har',
+      '/__sim/requests.pact',
+    ]) {
+      const answer = await send(`${path}?body=${filter}`)
+      expect([path, answer.status]).toEqual([path, 400])
+      expect(answer.text).toContain('body nests at most 16 deep')
+    }
+  })
+
   it.each<[string, string, string]>([
     ['POST', '/__sim/scenario', `{"name":${nested(depth, '"x"')}}`],
     ['POST', '/__sim/provider-states', `{"state":"a pet with id {id} exists","params":{"id":${nested(depth)}}}`],
