@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ExchangeParts } from '../../../src/core/journal/journal-exchange.ts'
 import { createRequestJournal, type RecordInput } from '../../../src/core/journal/request-journal.ts'
 import { defaults } from '../../../src/core/defaults.ts'
+import { createApp } from '../../../src/app/app.ts'
 
 // Issue 45, Medium 5: a body filter parsed every held body per query and per wait (220-364 ms a count on a full
 // journal; 256 pending body waits took createPet from 526/s to 10/s; 256 one-second waits stalled the API 63.5 s).
@@ -110,5 +111,31 @@ describe('a body is parsed at most once while its entry is held', () => {
     // Emptied, it holds nothing, parsed or not.
     journal.clear()
     expect(journal.usage().bytes).toBe(0)
+  })
+
+  it('over HTTP: K counts and waits with body filters over a full journal parse each held body at most once', async () => {
+    const app = createApp()
+    const send = (path: string, init: RequestInit = {}) =>
+      app.fetch(new Request(`http://127.0.0.1:4010${path}`, init), { clientAddress: '127.0.0.1' })
+    const held = defaults.journalSize
+    for (let index = 0; index < held; index++) {
+      const body = JSON.stringify({ name: `pet-${index}`, categoryId: 1 })
+      await send('/v1/pets', {
+        method: 'POST',
+        headers: { authorization: 'Bearer demo-pro-key', 'content-type': 'application/json' },
+        body,
+      })
+    }
+    expect(app.simulator.journal.usage().entries).toBe(held)
+    const spy = vi.spyOn(JSON, 'parse')
+    for (let query = 0; query < 10; query++) {
+      const counted = (await (await send(`/__sim/requests/count?body.name=pet-${query}`)).json()) as { count: number }
+      expect(counted.count).toBe(1)
+      expect((await send(`/__sim/requests/wait?body.name=nobody-${query}&timeoutMs=0`)).status).toBe(404)
+    }
+    // Twenty control requests, each reading the whole journal: one parse per held body in all.
+    const parses = spy.mock.calls.length
+    spy.mockRestore()
+    expect(parses).toBeLessThanOrEqual(held)
   })
 })
