@@ -60,6 +60,23 @@ describe('a contains filter on a credential header learns nothing of the credent
     expect(journal.count({ path: '/v1/pets?limit=1&api_key=[redacted]' })).toBe(1)
     expect(journal.count({ path: '/v1/pets?*' })).toBe(1)
   })
+
+  it('a path filter matches a key in force in the path as shown, its label', async () => {
+    const app = createApp({ keys: { [secret]: 'pro' } })
+    await app.fetch(new Request(`http://127.0.0.1:4010/v1/pets/${secret}`, { headers: { authorization: `Bearer ${secret}` } }), {
+      clientAddress: '127.0.0.1',
+    })
+    const { journal } = app.simulator
+    expect(journal.entries()[0]!.path).toBe(`/v1/pets/${fingerprint(secret)}`)
+    const shown = journal.entries()[0]!.path
+    for (const probe of probes(secret)) {
+      const expected = shown.startsWith(`/v1/pets/${probe}`) ? 1 : 0
+      expect([probe, journal.count({ path: `/v1/pets/${probe}*` })]).toEqual([probe, expected])
+    }
+    expect(journal.count({ path: `/v1/pets/${fingerprint(secret)}` })).toBe(1)
+    expect(journal.count({ path: `/v1/pets/${fingerprint(secret)}?*` })).toBe(0)
+    expect(journal.count({ path: '/v1/pets/*' })).toBe(1)
+  })
 })
 
 function input(body: string): RecordInput {

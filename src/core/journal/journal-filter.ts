@@ -102,9 +102,10 @@ export function compileFilter(filter: JournalFilter = {}, basePath: string): Com
       )
     }
     const glob = compileGlob(path)
-    // A query as shown: a glob over an `api_key=` value as sent would read it back a character at a time.
+    // The path as shown: a glob over an `api_key=` value, or a key in force in the path, as sent would read it back a
+    // character at a time (`/v1/pets/a*`, `/v1/pets/ab*`…).
     const withQuery = path.includes('?')
-    tests.push({ field: 'path', test: (entry) => glob(withQuery ? entry.shownTarget() : withoutQuery(entry.path)) })
+    tests.push({ field: 'path', test: (entry) => glob(withQuery ? entry.shownTarget() : withoutQuery(entry.shownTarget())) })
   }
   if (status !== undefined) tests.push({ field: 'status', test: statusTest(status) })
   if (key !== undefined) {
