@@ -67,6 +67,7 @@ export type ReadJson = (recorded: RecordedRequest) => { readonly value: unknown 
  */
 export function filterable(recorded: RecordedRequest, scrub: Scrub = keepText, readJson: ReadJson = parseRequestBody): FilterableEntry {
   let headers: Map<string, string> | undefined
+  let shown: Map<string, string | undefined> | undefined
   let query: Map<string, string[]> | undefined
   let json: { readonly value: unknown } | undefined | null = null
   const sentHeader = (name: string) => {
@@ -100,8 +101,13 @@ export function filterable(recorded: RecordedRequest, scrub: Scrub = keepText, r
     },
     sentHeader,
     shownHeader(name) {
-      const value = sentHeader(name)
-      return value === undefined ? undefined : scrub(redactHeader(name, value))
+      // Once per name: a new entry's view is read by every pending wait.
+      shown ??= new Map()
+      if (!shown.has(name)) {
+        const value = sentHeader(name)
+        shown.set(name, value === undefined ? undefined : scrub(redactHeader(name, value)))
+      }
+      return shown.get(name)
     },
     shownTarget: () => scrub(redactUrl(recorded.path)),
     sentQuery(name) {
