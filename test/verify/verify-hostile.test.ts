@@ -89,6 +89,10 @@ describe('verify against a hostile target', () => {
     const report = await verify({ baseUrl, key, timeoutMs: 5000 })
     const failed = report.checks.filter((check) => check.outcome === 'fail')
     expect(failed.length).toBeGreaterThan(0)
+    // Read as the JSON it is, and shown cut: not called 'not JSON' because a reviver overflowed on it.
+    const reasons = failed.map((check) => check.reason ?? '').join('\n')
+    expect(reasons).toContain('expected a JSON array of pets, got {"a":{"a":{"a":')
+    expect(reasons).not.toContain('a body that is not JSON')
     expect(failed.map((check) => check.reason ?? '').join('\n')).not.toContain('call stack')
     for (const [reporter, text] of Object.entries(renderAll(report))) {
       expect([reporter, text.includes('call stack')]).toEqual([reporter, false])
