@@ -61,6 +61,33 @@ describe('a deep body and a timed-out wait, against the real CLI', () => {
     expect((await fetch(`${cli.apiUrl}/pets?limit=1`, { headers: auth })).status).toBe(200)
     expect(cli.child.exitCode).toBeNull()
   })
+
+  it('answers every route a body nested 100,000 deep reaches without a 5xx, and stays up (the request log on)', async () => {
+    const cli = await startCli(['--port', '0', '--log', 'json'])
+    stop = cli.stop
+    const nested = (depth: number, inner: string) => `${'['.repeat(depth)}${inner}${']'.repeat(depth)}`
+    const sent: Array<[string, string, string]> = [
+      ['POST', `${cli.apiUrl}/pets`, `{"name":"Rex","categoryId":1,"status":${'{"a":'.repeat(30_000)}1${'}'.repeat(30_000)}}`],
+      ['POST', `${cli.apiUrl}/pets`, `{"name":${nested(100_000, '"Rex"')},"categoryId":1}`],
+      ['POST', `${cli.apiUrl}/pets`, deepPet(30_000)],
+      ['POST', `${cli.origin}/__sim/provider-states`, `{"state":"a pet with id {id} exists","params":{"id":${nested(100_000, '1')}}}`],
+      ['POST', `${cli.origin}/__sim/faults`, `{"kind":"status","status":503,"match":${nested(100_000, '1')}}`],
+      ['PUT', `${cli.origin}/__sim/snapshot`, nested(100_000, '1')],
+    ]
+    for (const [method, url, body] of sent) {
+      const answer = await fetch(url, { method, headers: { ...auth, 'content-type': 'application/json' }, body })
+      expect([method, url, answer.status < 500]).toEqual([method, url, true])
+      expect(await answer.text()).not.toContain('call stack')
+    }
+    for (const path of ['/__sim/requests', '/__sim/requests.har', '/__sim/requests.pact', `/__sim/requests/count?body.name=Rex`]) {
+      const answer = await fetch(`${cli.origin}${path}`)
+      expect([path, answer.status]).toEqual([path, 200])
+      await answer.arrayBuffer()
+    }
+    expect((await fetch(`${cli.apiUrl}/pets?limit=1`, { headers: auth })).status).toBe(200)
+    expect(cli.child.exitCode).toBeNull()
+    expect(cli.stderr()).not.toContain('call stack')
+  })
 })
 
 describe('previewJson: JSON for a message, bounded in depth and length', () => {
