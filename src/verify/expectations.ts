@@ -1,3 +1,4 @@
+import { previewJson } from '../core/http/bounded-json.ts'
 import { petStatuses } from '../core/model/pet-types.ts'
 import type { Exchange } from './exchange.ts'
 
@@ -136,6 +137,7 @@ export function retryAfterSeconds(value: string, now: number): number | undefine
 
 function describeValue(value: unknown, exchange?: Exchange): string {
   if (value === undefined) return exchange === undefined ? 'missing' : `a body that is not JSON (${exchange.bodyText.length} bytes)`
-  const text = stringifyJson(value)
-  return text.length > 80 ? `${text.slice(0, 80)}…` : text
+  // Not stringifyJson: a value nested deep overflows JSON.stringify (issue 45). previewJson writes a bigint as the
+  // digits the provider sent, as stringifyJson does where JSON.rawJSON exists.
+  return previewJson(value, 80)
 }

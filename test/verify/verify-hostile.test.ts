@@ -1,4 +1,4 @@
-import { createServer, type Server, type ServerResponse } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { fingerprint } from '../../src/core/access/fingerprint.ts'
@@ -21,8 +21,8 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))))
 })
 
-async function target(answer: (response: ServerResponse, authorization: string) => void): Promise<string> {
-  const server = createServer((request, response) => answer(response, request.headers.authorization ?? ''))
+async function target(answer: (response: ServerResponse, authorization: string, request: IncomingMessage) => void): Promise<string> {
+  const server = createServer((request, response) => answer(response, request.headers.authorization ?? '', request))
   servers.push(server)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   // Endless answers hold their sockets: closing the server ends them.
@@ -73,6 +73,31 @@ describe('verify against a hostile target', () => {
     expect(outputs.junit).toContain('\\x1b]52;c;ZWNobyBoaQ==\\x07')
     // The JSON report is still the report: parsed, it holds what the target sent.
     expect(JSON.stringify(JSON.parse(outputs.json!))).toContain(JSON.stringify(hostile).slice(1, -1))
+  })
+
+  it('reports an answer nested 30,000 deep as a failed check, without overflowing (issue 45)', async () => {
+    const deep = `${'['.repeat(30_000)}${']'.repeat(30_000)}`
+    const baseUrl = await target((response, _authorization, request) => {
+      response.writeHead(200, { 'content-type': 'application/json' })
+      // A pet whose name nests deep, and a list that is one object nested deep: each described in a failure.
+      response.end(
+        request.url?.includes('/pets?') === true
+          ? `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`
+          : `{"id":1,"name":${deep},"categoryId":1}`,
+      )
+    })
+    const report = await verify({ baseUrl, key, timeoutMs: 5000 })
+    const failed = report.checks.filter((check) => check.outcome === 'fail')
+    expect(failed.length).toBeGreaterThan(0)
+    // Read as the JSON it is, and shown cut: not called 'not JSON' because a reviver overflowed on it.
+    const reasons = failed.map((check) => check.reason ?? '').join('\n')
+    expect(reasons).toContain('expected a JSON array of pets, got {"a":{"a":{"a":')
+    expect(reasons).not.toContain('a body that is not JSON')
+    expect(failed.map((check) => check.reason ?? '').join('\n')).not.toContain('call stack')
+    for (const [reporter, text] of Object.entries(renderAll(report))) {
+      expect([reporter, text.includes('call stack')]).toEqual([reporter, false])
+      expect([reporter, text.length < 1024 * 1024]).toEqual([reporter, true])
+    }
   })
 
   it('never prints the key, even when the target echoes it', async () => {

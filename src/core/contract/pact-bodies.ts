@@ -1,3 +1,4 @@
+import { jsonDepth, maxJsonWalkDepth } from '../http/bounded-json.ts'
 import type { JournalBody } from '../journal/journal-exchange.ts'
 import type { JournalEntry } from '../journal/journal-types.ts'
 import { errorFieldMatchers, petFieldMatchers, type PactMatcher } from './pact-matching-rules.ts'
@@ -19,7 +20,11 @@ const newPetFields = ['name', 'categoryId', 'status'] as const
 /** The spec's default page size, when a listPets sends no `limit`. */
 const defaultLimit = 20
 
-/** A request body reduced to NewPet's fields, or null when it is not a whole JSON object (left out: it could hold anything). */
+/**
+ * A request body reduced to NewPet's fields, or null when it is not a whole JSON object (left out: it could hold
+ * anything), or when a field kept nests deeper than `maxJsonWalkDepth` (left out: the pact is written with
+ * `JSON.stringify`, which overflows the stack on a field nested 30,000 deep, issue 45).
+ */
 export function pactRequestBody(body: JournalBody): Record<string, unknown> | null {
   if (body.encoding !== 'utf8' || body.truncated) return null
   let parsed: unknown
@@ -32,7 +37,7 @@ export function pactRequestBody(body: JournalBody): Record<string, unknown> | nu
   const fields = parsed as Record<string, unknown>
   const reduced: Record<string, unknown> = {}
   for (const field of newPetFields) if (Object.hasOwn(fields, field)) reduced[field] = fields[field]
-  return reduced
+  return jsonDepth(reduced) > maxJsonWalkDepth ? null : reduced
 }
 
 const json = (content: unknown): PactBody => ({ content, contentType: 'application/json', encoded: false })

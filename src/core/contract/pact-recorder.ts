@@ -103,6 +103,9 @@ function filterableEntry(entry: JournalEntry): FilterableEntry {
     ...entry,
     sentKey: () => entry.request.headers.authorization?.split(' ').pop(),
     sentHeader: (name) => (Object.hasOwn(headers, name) ? headers[name] : undefined),
+    // A view's headers and path are already as the journal shows them.
+    shownHeader: (name) => (Object.hasOwn(headers, name) ? headers[name] : undefined),
+    shownTarget: () => entry.path,
     sentQuery(name) {
       const values = Object.hasOwn(query, name) ? query[name]! : []
       return typeof values === 'string' ? [values] : values

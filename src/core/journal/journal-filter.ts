@@ -1,4 +1,5 @@
 import { ApiError } from '../http/api-error.ts'
+import { previewJson } from '../http/bounded-json.ts'
 import { fingerprint } from '../access/fingerprint.ts'
 import { operationNames, type OperationName } from '../model/operation-names.ts'
 import { secretLabel } from './journal-redaction.ts'
@@ -61,6 +62,8 @@ export interface FilterableEntry extends SentRequestParts {
   readonly caller: string
   /** The label of the `Authorization` the request sent, when it was not a valid key. */
   sentKey(): string | undefined
+  /** The path and query as the journal shows them: credential-named parameters redacted, the keys in force by their labels. */
+  shownTarget(): string
 }
 
 /** One test per field given, each true or false for an entry; `sent` says what an entry sent instead (near misses). */
@@ -99,8 +102,10 @@ export function compileFilter(filter: JournalFilter = {}, basePath: string): Com
       )
     }
     const glob = compileGlob(path)
+    // The path as shown: a glob over an `api_key=` value, or a key in force in the path, as sent would read it back a
+    // character at a time (`/v1/pets/a*`, `/v1/pets/ab*`…).
     const withQuery = path.includes('?')
-    tests.push({ field: 'path', test: (entry) => glob(withQuery ? entry.path : withoutQuery(entry.path)) })
+    tests.push({ field: 'path', test: (entry) => glob(withQuery ? entry.shownTarget() : withoutQuery(entry.shownTarget())) })
   }
   if (status !== undefined) tests.push({ field: 'status', test: statusTest(status) })
   if (key !== undefined) {
@@ -200,8 +205,7 @@ function withoutQuery(target: string): string {
 
 /** A value in a refusal's message: JSON, and cut, so that a 16 KiB value is not sent back whole. */
 function quoted(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value)
-  return text.length > 100 ? `${text.slice(0, 100)}…` : text
+  return value === undefined ? 'undefined' : previewJson(value, 100)
 }
 
 /**

@@ -1,3 +1,4 @@
+import { previewJson } from '../http/bounded-json.ts'
 import { isSecretName, redactHeader, redacted } from './journal-redaction.ts'
 import { parseJsonPath, readJsonPath } from './journal-json-path.ts'
 import { compileContains } from './text-search.ts'
@@ -48,6 +49,8 @@ export const requestFilterLimits = {
 export interface SentRequestParts {
   /** The header as sent (repeated ones joined with `, `), by lower-case name. */
   sentHeader(name: string): string | undefined
+  /** The header as the journal shows it: a credential redacted ({@link redactHeader}), the keys in force by their labels. */
+  shownHeader(name: string): string | undefined
   /** The values a query parameter was sent with. */
   sentQuery(name: string): readonly string[]
   /** The body parsed as JSON; undefined when there was none, or it is not JSON. */
@@ -58,6 +61,7 @@ export interface SentRequestParts {
 export interface RequestPartTest {
   readonly field: string
   readonly test: (entry: SentRequestParts) => boolean
+  /** What the entry sent instead, rendered to at most {@link sentRenderLength} characters: scrub it, then {@link cut} it. */
   readonly sent: (entry: SentRequestParts) => string
 }
 
@@ -94,7 +98,7 @@ export function compileRequestFilter(filter: RequestPartsFilter): RequestPartTes
       sent: (entry) => {
         if (entry.sentJson() === undefined) return 'no JSON body'
         const found = read(entry)
-        return found === undefined ? 'no such field' : cut(JSON.stringify(found.value))
+        return found === undefined ? 'no such field' : sentText(found.value)
       },
     })
   }
@@ -109,7 +113,7 @@ export function compileRequestFilter(filter: RequestPartsFilter): RequestPartTes
       test: (entry) => entry.sentQuery(name).includes(wanted),
       sent: (entry) => {
         const values = entry.sentQuery(name)
-        return values.length === 0 ? 'none' : cut(JSON.stringify(hidden ? redacted : values.length === 1 ? values[0] : values))
+        return values.length === 0 ? 'none' : sentText(hidden ? redacted : values.length === 1 ? values[0] : values)
       },
     })
   }
@@ -122,8 +126,8 @@ function headerTest(name: string, match: HeaderMatch): RequestPartTest {
   const lower = name.toLowerCase()
   const field = `header.${lower}`
   const sent = (entry: SentRequestParts) => {
-    const value = entry.sentHeader(lower)
-    return value === undefined ? 'none' : cut(JSON.stringify(redactHeader(lower, value)))
+    const value = entry.shownHeader(lower)
+    return value === undefined ? 'none' : sentText(value)
   }
   if (typeof match === 'string') {
     checkLength(field, match)
@@ -134,8 +138,10 @@ function headerTest(name: string, match: HeaderMatch): RequestPartTest {
     const contains = compileContains(match.contains)
     return {
       field,
+      // The value as shown, not as sent: on a credential, a piece found or not is a character of it learned, and 673
+      // counts read a whole Bearer token back (issue 45). The whole value sent is still matched by equality.
       test: (entry) => {
-        const value = entry.sentHeader(lower)
+        const value = entry.shownHeader(lower)
         return value !== undefined && contains(value)
       },
       sent,
@@ -224,7 +230,18 @@ function isTokenCharacter(character: string): boolean {
 }
 
 function sentJsonText(json: { readonly value: unknown } | undefined): string {
-  return json === undefined ? 'no JSON body' : cut(JSON.stringify(json.value))
+  return json === undefined ? 'no JSON body' : sentText(json.value)
+}
+
+/**
+ * How much of a value sent a near miss renders before its keys are scrubbed: far more than it shows ({@link cut}), so
+ * that a key straddling the cut is replaced whole, never shown in part (issue 45).
+ */
+export const sentRenderLength = 4096
+
+/** What an entry sent, as JSON for a near miss, bounded in depth and length; the message scrubs it, then cuts it. */
+function sentText(value: unknown): string {
+  return previewJson(value, sentRenderLength)
 }
 
 /** A value in a message, cut: a 16 KiB value is not sent back whole. */

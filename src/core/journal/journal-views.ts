@@ -57,13 +57,17 @@ const emptyExchange: CapturedExchange = {
   bytes: 0,
 }
 
+/** A recorded request's body as JSON, as {@link parseRequestBody} reads it: the journal's keeps each one parsed. */
+export type ReadJson = (recorded: RecordedRequest) => { readonly value: unknown } | undefined
+
 /**
  * A recorded request as filters see it. The key sent, the headers, the query and the JSON body are read from the
  * exchange only when a filter asks, as the client sent them (a filter on `x-api-key` matches the key sent; messages
- * redact it), and each at most once.
+ * redact it), and each at most once; the body by `readJson`, which the journal memoises across queries.
  */
-export function filterable(recorded: RecordedRequest): FilterableEntry {
+export function filterable(recorded: RecordedRequest, scrub: Scrub = keepText, readJson: ReadJson = parseRequestBody): FilterableEntry {
   let headers: Map<string, string> | undefined
+  let shown: Map<string, string | undefined> | undefined
   let query: Map<string, string[]> | undefined
   let json: { readonly value: unknown } | undefined | null = null
   const sentHeader = (name: string) => {
@@ -96,6 +100,16 @@ export function filterable(recorded: RecordedRequest): FilterableEntry {
       return undefined
     },
     sentHeader,
+    shownHeader(name) {
+      // Once per name: a new entry's view is read by every pending wait.
+      shown ??= new Map()
+      if (!shown.has(name)) {
+        const value = sentHeader(name)
+        shown.set(name, value === undefined ? undefined : scrub(redactHeader(name, value)))
+      }
+      return shown.get(name)
+    },
+    shownTarget: () => scrub(redactUrl(recorded.path)),
     sentQuery(name) {
       if (query === undefined) {
         query = new Map()
@@ -111,7 +125,7 @@ export function filterable(recorded: RecordedRequest): FilterableEntry {
       return query.get(name) ?? []
     },
     sentJson() {
-      if (json === null) json = parseBody(recorded.exchange)
+      if (json === null) json = readJson(recorded)
       return json
     },
   }
@@ -120,7 +134,8 @@ export function filterable(recorded: RecordedRequest): FilterableEntry {
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
 /** The request body as JSON; undefined for none, a cut one (its JSON is incomplete), or one that is not JSON. */
-function parseBody(exchange: CapturedExchange | undefined): { readonly value: unknown } | undefined {
+export function parseRequestBody(recorded: RecordedRequest): { readonly value: unknown } | undefined {
+  const exchange = recorded.exchange
   const body = exchange?.requestBody
   if (body === undefined || body.byteLength === 0 || exchange!.requestBodySize > body.byteLength) return undefined
   try {

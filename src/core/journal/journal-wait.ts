@@ -1,6 +1,6 @@
 import type { CompiledFilter, FilterableEntry, JournalFilter } from './journal-filter.ts'
 import { secretLabel } from './journal-redaction.ts'
-import { shownRequestFilter } from './journal-request-filter.ts'
+import { cut, shownRequestFilter } from './journal-request-filter.ts'
 
 /** How many near misses a failed wait lists. */
 const nearestCount = 3
@@ -25,6 +25,7 @@ export function nearestEntries(
   tests: CompiledFilter,
   entries: readonly FilterableEntry[],
   describeEntry: (entry: FilterableEntry) => string,
+  scrub: (text: string) => string = (text) => text,
 ): string {
   // The key as the journal names it (a demo key's name, otherwise its fingerprint): the message is logged and shown.
   const wanted = JSON.stringify(
@@ -40,16 +41,17 @@ export function nearestEntries(
   const candidates = window.length === 0 ? entries : entries.filter((entry) => window.every((test) => test.test(entry)))
   if (candidates.length === 0) return `${head} No request was recorded${filter.since === undefined ? '' : ` since #${filter.since}`}.`
   const scored = candidates.map((entry, index) => {
-    // What the entry sent instead, for the body, header and query filters: `body.name: sent "Rexx"`.
-    const missed = tests
-      .filter((test) => !windowFields.has(test.field) && !test.test(entry))
-      .map((test) => (test.sent === undefined ? test.field : `${test.field}: sent ${test.sent(entry)}`))
+    const missed = tests.filter((test) => !windowFields.has(test.field) && !test.test(entry))
     return { entry, index, missed }
   })
   scored.sort((a, b) => a.missed.length - b.missed.length || b.index - a.index)
-  const lines = scored
-    .slice(0, nearestCount)
-    .map(({ entry, missed }) => `  ${describeEntry(entry)}${missed.length === 0 ? '' : ` (differs in ${missed.join(', ')})`}`)
+  // What was sent instead is rendered for the entries listed only, not for every one held.
+  const lines = scored.slice(0, nearestCount).map(({ entry, missed }) => {
+    // What the entry sent instead, for the body, header and query filters: `body.name: sent "Rexx"`. Scrubbed before
+    // it is cut: a key cut in two would not be found, and its first characters would be shown.
+    const differences = missed.map((test) => (test.sent === undefined ? test.field : `${test.field}: sent ${cut(scrub(test.sent(entry)))}`))
+    return `  ${describeEntry(entry)}${differences.length === 0 ? '' : ` (differs in ${differences.join(', ')})`}`
+  })
   return `${head} Nearest of ${candidates.length}:\n${lines.join('\n')}`
 }
 

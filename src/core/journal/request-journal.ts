@@ -3,10 +3,17 @@ import { defaults } from '../defaults.ts'
 import type { AnswerKind, CoverageTally } from './contract-coverage.ts'
 import { utf8Length } from '../http/json-text.ts'
 import { captureExchange } from './journal-exchange.ts'
-import { compileFilter, matches, type CompiledFilter, type JournalFilter } from './journal-filter.ts'
+import { compileFilter, matches, type CompiledFilter, type FilterableEntry, type JournalFilter } from './journal-filter.ts'
 import type { Har } from './journal-har.ts'
 import { toHar } from './har-module.ts'
-import { filterable, summaryLine, toEntry as entryView, toSummary as summaryView } from './journal-views.ts'
+import { jsonFootprint } from '../http/bounded-json.ts'
+import {
+  filterable as filterableView,
+  parseRequestBody,
+  summaryLine,
+  toEntry as entryView,
+  toSummary as summaryView,
+} from './journal-views.ts'
 import { nearestEntries } from './journal-wait.ts'
 import type { JournalEntry, JournalSummary, RecordedRequest, RecordInput } from './journal-types.ts'
 
@@ -161,10 +168,29 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
   let sequence = 0
   /** Index 0 for status 0 (no answer), 1..5 for 1xx..5xx: one increment per request. */
   let byClass = [0, 0, 0, 0, 0, 0]
-  const waiters = new Set<(entry: RecordedRequest) => void>()
+  const waiters = new Set<(view: FilterableEntry, entry: RecordedRequest) => void>()
+  /**
+   * The request bodies parsed so far, each at most once (issue 45: a body filter parsed every held body per query and
+   * per wait, 220-364 ms a count on a full journal), charged to the byte budget while their entry is held.
+   */
+  const parsedBodies = new WeakMap<RecordedRequest, { readonly json: { readonly value: unknown } | undefined; readonly bytes: number }>()
+  const isHeld = (recorded: RecordedRequest) => items.length > head && recorded.sequence >= items[head]!.sequence
+  const readJson = (recorded: RecordedRequest) => {
+    const known = parsedBodies.get(recorded)
+    if (known !== undefined) return known.json
+    const json = parseRequestBody(recorded)
+    const held = json !== undefined && isHeld(recorded)
+    parsedBodies.set(recorded, { json, bytes: held ? jsonFootprint(json.value) : 0 })
+    if (held) {
+      bytes += parsedBodies.get(recorded)!.bytes
+      while (bytes > maxBytes && items.length > head) evictOldest()
+    }
+    return json
+  }
+  const filterable = (recorded: RecordedRequest) => filterableView(recorded, scrub, readJson)
 
   const evictOldest = () => {
-    bytes -= items[head]!.exchange!.bytes
+    bytes -= items[head]!.exchange!.bytes + (parsedBodies.get(items[head]!)?.bytes ?? 0)
     items[head] = undefined as unknown as RecordedRequest
     head++
     evicted++
@@ -210,7 +236,11 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
         bytes += exchange.bytes
         while (items.length - head > capacity || bytes > maxBytes) evictOldest()
       }
-      if (waiters.size > 0) for (const waiter of [...waiters]) waiter(entry)
+      if (waiters.size > 0) {
+        // One view for every wait: the new entry's body is parsed once, however many waits look at it.
+        const view = filterable(entry)
+        for (const waiter of [...waiters]) waiter(view, entry)
+      }
       return entry
     },
     entries: () => held().map(toEntry),
@@ -265,8 +295,8 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
           clearTimeout(timer)
           signal?.removeEventListener('abort', abandon)
         }
-        const waiter = (entry: RecordedRequest) => {
-          if (!matches(tests, filterable(entry))) return
+        const waiter = (view: FilterableEntry, entry: RecordedRequest) => {
+          if (!matches(tests, view)) return
           stop()
           resolve(toEntry(entry))
         }
@@ -276,7 +306,7 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
         }
         const timer = setTimeout(() => {
           stop()
-          reject(new Error(scrub(nearestEntries(filter, timeoutMs, tests, held().map(filterable), (entry) => summaryLine(entry, scrub)))))
+          reject(new Error(scrub(timedOutMessage(filter, timeoutMs, tests, () => held().map(filterable), scrub))))
         }, timeoutMs)
         waiters.add(waiter)
         signal?.addEventListener('abort', abandon, { once: true })
@@ -295,6 +325,24 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
     },
   }
   return journal
+}
+
+/**
+ * A timed-out wait's message, which never throws: it runs in a timer's callback, where a throw ends the process
+ * (issue 45: a body nested 30,000 deep did). Should listing the near misses fail, the message says only what was asked.
+ */
+function timedOutMessage(
+  filter: JournalFilter,
+  timeoutMs: number,
+  tests: CompiledFilter,
+  held: () => readonly FilterableEntry[],
+  scrub: (text: string) => string,
+): string {
+  try {
+    return nearestEntries(filter, timeoutMs, tests, held(), (entry) => summaryLine(entry, scrub), scrub)
+  } catch {
+    return `No request matched the filter within ${timeoutMs} ms (its near misses could not be listed).`
+  }
 }
 
 function answerKind(entry: RecordedRequest): AnswerKind {

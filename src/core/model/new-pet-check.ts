@@ -1,3 +1,4 @@
+import { previewJson } from '../http/bounded-json.ts'
 import { petStatuses, type NewPet } from './pet-types.ts'
 
 /** The longest pet name accepted (the spec is silent; see the README). */
@@ -51,9 +52,12 @@ export function isPetStatus(value: unknown): boolean {
   return (petStatuses as readonly unknown[]).includes(value)
 }
 
-/** `PetStatusSchema`'s message for a value that is not a status. */
+/**
+ * `PetStatusSchema`'s message for a value that is not a status: the value shown as JSON, cut at 100 characters (a
+ * status nested 30,000 deep made `JSON.stringify` overflow the stack, and a createPet a 500; issue 45).
+ */
 export function statusMessage(value: unknown): string {
-  return `must be one of ${petStatuses.join(', ')} (got ${JSON.stringify(value) ?? 'nothing'})`
+  return `must be one of ${petStatuses.join(', ')} (got ${value === undefined ? 'nothing' : previewJson(value, 100)})`
 }
 
 /** No control characters (C0, DEL, C1) in a name: they have no place in a display name and break logs and terminals. */

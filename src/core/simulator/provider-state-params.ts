@@ -1,3 +1,4 @@
+import { previewJson } from '../http/bounded-json.ts'
 import { codePointLength } from '../model/new-pet-check.ts'
 
 /** A provider state's parameters as checked and completed: what setup gets, and what the answer echoes. */
@@ -75,9 +76,12 @@ function fillTemplate(template: string | number, values: ProviderStateParams): s
   return typeof template === 'number' ? template : template.replace(/\{([a-zA-Z]+)\}/g, (_, name: string) => String(values[name]))
 }
 
-/** A client's value in a message: JSON, cut to 100 characters (a state's 400 is also a log line). */
+/**
+ * A client's value in a message: JSON, cut to 100 characters (a state's 400 is also a log line), rendered only as far
+ * as it is shown (a value nested 30,000 deep overflowed `JSON.stringify`; issue 45).
+ */
 export function quoted(value: unknown): string {
-  return clipped(JSON.stringify(value) ?? 'nothing')
+  return value === undefined ? 'nothing' : previewJson(value, 100)
 }
 
 /** A client's text in a message, cut to 100 characters. */

@@ -36,6 +36,8 @@ function entry(fields: EntryFields = {}): FilterableEntry {
     caller: fields.caller ?? 'anonymous',
     sentKey: () => fields.sent,
     sentHeader: () => undefined,
+    shownHeader: () => undefined,
+    shownTarget: () => fields.path ?? '/v1/pets',
     sentQuery: () => [],
     sentJson: () => undefined,
   }

@@ -137,6 +137,8 @@ describe('client input is parsed in linear time: the journal, paths, hosts and b
     caller: 'anonymous',
     sentKey: () => undefined,
     sentHeader: () => undefined,
+    shownHeader: () => undefined,
+    shownTarget: () => path,
     sentQuery: () => [],
     sentJson: () => undefined,
   })

@@ -1,6 +1,7 @@
 import type { ContractCoverage } from '../../../core/journal/contract-coverage.ts'
 import type { JournalBody } from '../../../core/journal/journal-exchange.ts'
 import type { JournalEntry } from '../../../core/journal/journal-types.ts'
+import { shownBodyText } from './body-text.ts'
 import type { ControlClient } from './control-client.ts'
 import { byId, el } from './dom.ts'
 
@@ -106,14 +107,7 @@ function bodyBlock(title: string, body: JournalBody | null): HTMLElement {
     wrap.appendChild(el('p', 'muted', 'none'))
     return wrap
   }
-  let text = body.text
-  if (body.encoding === 'utf8') {
-    try {
-      text = JSON.stringify(JSON.parse(text), null, 2)
-    } catch {
-      // Not JSON: as sent.
-    }
-  }
+  const text = body.encoding === 'utf8' ? shownBodyText(body.text) : body.text
   const note = `${body.size} bytes${body.encoding === 'base64' ? ', not UTF-8: base64' : ''}${body.truncated ? ", truncated to the journal's cap" : ''}`
   wrap.append(el('p', 'muted', note), el('pre', '', text))
   return wrap
