@@ -13,7 +13,7 @@ import { dropSandboxScript, listSandboxesScript, sandboxUse } from './sandbox-sc
  * empty) is never taken for the new one's, whose versions and epochs count from 1 again. The last ARGV
  * of every script that uses it is the instant (the store's clock) past which the instance no longer waits for the
  * answer: a script run later (it waited in the queue of a paused store) is `expired` and changes nothing, so a request
- * answered 503 never counts.
+ * answered 503 never counts. A field of the meta that is not a number is `corrupt`, key and problem named.
  */
 const header = `
 local meta = KEYS[1]
@@ -21,6 +21,14 @@ local prefix = ARGV[1]
 local m = redis.call('HMGET', meta, 'version', 'epoch', 'clockOffsetMs', 'clockFrozenAt', 'nextId', 'life')
 if not m[1] then return {'absent'} end
 if (m[6] or '') .. '/' .. m[1] ~= ARGV[2] then return {'stale', m[1]} end
+-- Fields another process wrote (issue 45): refused by name (store_corrupt), before any arithmetic fails on them.
+local numeric = {{2, 'epoch'}, {3, 'clockOffsetMs'}, {4, 'clockFrozenAt'}, {5, 'nextId'}}
+for _, f in ipairs(numeric) do
+  local v = m[f[1]]
+  if not ((v == nil and f[1] ~= 2 and f[1] ~= 5) or (v == '' and f[1] == 4) or (v and tonumber(v))) then
+    return {'corrupt', meta .. ', field ' .. f[2], 'not a number: ' .. string.sub(tostring(v), 1, 40)}
+  end
+end
 local epochPrefix = prefix .. 'e' .. m[2] .. ':'
 local t = redis.call('TIME')
 local realNow = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)

@@ -9,6 +9,7 @@ import { startJournalTail } from './journal-tail.ts'
 import { startConnection } from './store-start.ts'
 import type { StoreAddress } from '../store-url.ts'
 import { createWorldLink } from './world-link.ts'
+import { isStoreCorrupt } from './store-values.ts'
 import type { StoreConnection } from './store-connection.ts'
 import { storeScripts } from './store-scripts.ts'
 import type { SharedSandboxEntry, SharedSandboxes } from '../../core/simulator/sandbox-registry.ts'
@@ -30,7 +31,7 @@ export async function openSharedStore(options: StoreOptions, address: StoreAddre
   const storeClock = await measuredStoreClock(connection)
   const { clock } = storeClock
   const instanceId = randomUUID().slice(0, 8)
-  const tail = startJournalTail(connection.duplicate())
+  const tail = startJournalTail(connection.duplicate(), connection)
   const links: WorldLinks = new Map()
   let sandboxLimits = limitsOf({})
   return {
@@ -63,7 +64,7 @@ export async function openSharedStore(options: StoreOptions, address: StoreAddre
           ...(sandboxPath === '' ? { sandboxes: fleetSandboxes(connection, () => sandboxLimits.idleMs, links) } : {}),
         }
         links.set(world, link)
-        tail.follow(stream, link.journal)
+        tail.follow(stream, link.journal, () => link.mirror.sync(true))
         return link
       },
     },
@@ -72,7 +73,11 @@ export async function openSharedStore(options: StoreOptions, address: StoreAddre
       if (link === undefined || app.simulator.shared !== link) {
         throw fail('attach(app) takes an app made with this store: createNodeApp({ ...store.appOptions, … })')
       }
-      await link.mirror.sync(true)
+      // A world holding a value this version did not write starts not ready (store_corrupt), rather than not at all:
+      // it serves once the value is removed or the world is reset.
+      await link.mirror.sync(true).catch((error: unknown) => {
+        if (!isStoreCorrupt(error)) throw error
+      })
       const held = (await connection.call('HGET', link.mirror.metaKey, 'options')) as string | null
       if (held !== null && held !== link.fingerprint) {
         throw fail(
