@@ -50,7 +50,9 @@ export function createWorldLink(link: WorldLinkOptions): Omit<SharedWorldLink, '
   /** When the instance stops waiting for a script, on the store's clock (the instance's clock runs on it). */
   const deadline = () => link.clock.now() + connection.timeoutMs
   const journal = createWorldJournal(() => attached().journal, link.instanceId)
-  const mirror = createWorldMirror({ ...link, core: attached, journal, deadline })
+  /** The anonymous callers the world keeps, as in memory: the same option, the same default. */
+  const maxAnonymous = options.maxAnonymousBuckets ?? defaults.maxAnonymousBuckets
+  const mirror = createWorldMirror({ ...link, core: attached, journal, deadline, maxAnonymous })
   const { prefix, metaKey } = mirror
   const ban = options.ban === false ? undefined : { ...defaults.ban, ...options.ban }
   const maxPets = options.maxPets ?? defaults.maxPets
@@ -120,6 +122,7 @@ export function createWorldLink(link: WorldLinkOptions): Omit<SharedWorldLink, '
             admission,
             bucket.startsWith('anonymous:') ? anonymousBucketTtlMs : 0,
             sentPets,
+            maxAnonymous,
             ...sandboxUse,
             deadline(),
           ],

@@ -1,3 +1,4 @@
+import type { BucketRecord } from '../../core/access/rate-limiter.ts'
 import type { FaultRule } from '../../core/faults/fault-rules.ts'
 import type { SimulatorCore } from '../../core/simulator/simulator-options.ts'
 import { storeFormat, type StoreConnection } from './store-connection.ts'
@@ -11,6 +12,7 @@ import {
   decodeList,
   decodeMeta,
   decodePets,
+  decodeReply,
   decodeSnapshot,
   decodeStreamEntries,
   isStoreCorrupt,
@@ -28,7 +30,12 @@ export interface WorldMirrorOptions {
   readonly journal: WorldJournal
   /** When the instance stops waiting for a script, on the store's clock: a publish run later changes nothing. */
   readonly deadline: () => number
+  /** The most anonymous callers the world keeps (`maxAnonymousBuckets`): bounds the batches a full pull reads. */
+  readonly maxAnonymous: number
 }
+
+/** How many anonymous callers' buckets one script reads: a full pull reads them in batches, never all in one script. */
+const bucketBatch = 1000
 
 /**
  * The instance's copy of one world, kept up to date with the store: the world's `version` (bumped by every control
@@ -225,7 +232,14 @@ export function createWorldMirror(options: WorldMirrorOptions) {
     await applyPets(created, from, from + created.length)
     if (!full) return
     const callersKey = `${prefix}e${epoch}:`
-    const buckets = decodeBuckets(await connection.run(storeScripts.buckets, [metaKey], [prefix, epoch]), callersKey, refuse)
+    const buckets: BucketRecord[] = []
+    // Bounded: the cap's batches and one more (callers come and go between batches; none is read twice in a row).
+    for (let start = 0, batches = 0; batches <= options.maxAnonymous / bucketBatch + 1; start += bucketBatch, batches++) {
+      const reply = await connection.run(storeScripts.buckets, [metaKey], [prefix, epoch, start, bucketBatch])
+      const [held] = decodeReply(Array.isArray(reply) ? ['ok', ...reply] : reply, 1, callersKey, refuse).slice(1) as number[]
+      buckets.push(...decodeBuckets((reply as unknown[]).slice(1), callersKey, refuse))
+      if (start + bucketBatch >= held!) break
+    }
     applyChecked(refuse, `${callersKey}rl:*`, () => core.limiter.load(buckets))
     const restarts = journal.restarts
     const streamKey = `${prefix}journal`
