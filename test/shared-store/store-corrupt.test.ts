@@ -65,7 +65,7 @@ afterAll(async () => {
 /** The namespace cleared but for its format mark: the fleet seeds the world again at its next request. */
 async function cleared(): Promise<void> {
   const held = server.cli('--scan', '--pattern', `${namespace}:{*`).split('\n').filter(Boolean)
-  for (const name of held) server.cli('DEL', name)
+  for (const name of [...held, `${namespace}:sandboxes`]) server.cli('DEL', name)
   await expectServing()
 }
 
@@ -252,9 +252,17 @@ describe('a random corrupt value in each kind of key', () => {
       (epoch) => ({ name: `${world}e${epoch}:callers` }),
       (epoch) => ({ name: `${world}e${epoch}:rl:key:${key}` }),
       () => ({ name: `${world}journal` }),
+      () => ({ name: `${world}journal-seq` }),
       () => ({ name: `${world}fault-times` }),
+      (epoch) => ({ name: `${world}e${epoch}:anonymous` }),
+      (epoch) => ({ name: `${world}e${epoch}:rl:anonymous:127.0.0.1` }),
+      () => ({ name: `${namespace}:sandboxes` }),
+      () => ({ name: `${namespace}:{sandbox:s1}:meta`, field: 'epoch' }),
     ]
-    for (let run = 0; run < 24; run++) {
+    for (let run = 0; run < 2 * targets.length; run++) {
+      // Each run with a sandbox and an anonymous caller in the store, for their keys to be there to corrupt.
+      expect((await callApi(fleet[run % 2]!, '/pets?limit=1')).status).toBe(401)
+      expect((await control(fleet[run % 2]!, '/sandboxes/s1', { method: 'PUT' })).status).toBeLessThan(300)
       const target = targets[run % targets.length]!(epochOf())
       const value = corruptValue(random)
       const what = `run ${run}: ${target.name} ${target.field ?? ''} <- ${value.kind}`
@@ -264,6 +272,9 @@ describe('a random corrupt value in each kind of key', () => {
         await callApi(fleet[(run + 1) % 2]!, '/pets', { key, method: 'POST', body: { name: 'Rex', categoryId: 1 } }),
         await control(fleet[run % 2]!, '/state'),
         await control(fleet[(run + 1) % 2]!, '/requests?limit=5'),
+        await callApi(fleet[run % 2]!, '/pets?limit=1'),
+        await control(fleet[(run + 1) % 2]!, '/sandboxes'),
+        await control(fleet[run % 2]!, '/state', { sandbox: 's1' }),
       ]
       expectAlive()
       for (const [index, answer] of answers.entries()) {

@@ -9,10 +9,10 @@ import { startJournalTail } from './journal-tail.ts'
 import { startConnection } from './store-start.ts'
 import type { StoreAddress } from '../store-url.ts'
 import { createWorldLink } from './world-link.ts'
-import { isStoreCorrupt } from './store-values.ts'
+import { decodeSandboxes, isStoreCorrupt } from './store-values.ts'
 import type { StoreConnection } from './store-connection.ts'
 import { storeScripts } from './store-scripts.ts'
-import type { SharedSandboxEntry, SharedSandboxes } from '../../core/simulator/sandbox-registry.ts'
+import type { SharedSandboxes } from '../../core/simulator/sandbox-registry.ts'
 
 /** Connects (start-up checks included) and returns the store every world of this instance lives in. */
 export async function openSharedStore(options: StoreOptions, address: StoreAddress, fail: (cause: string) => Error): Promise<SharedStore> {
@@ -100,20 +100,8 @@ function fleetSandboxes(connection: StoreConnection, idleMs: () => number, links
   const ns = `${connection.namespace}:`
   return {
     async list(name) {
-      const flat = (await connection.run(storeScripts.listSandboxes, [], [ns, idleMs(), name ?? ''])) as unknown[]
-      const entries: SharedSandboxEntry[] = []
-      for (let index = 0; index + 5 < flat.length; index += 6) {
-        const [named, pets, requests, scenario, createdAt, lastUsedAt] = flat.slice(index, index + 6)
-        entries.push({
-          name: String(named),
-          pets: Number(pets),
-          requests: Number(requests),
-          scenario: String(scenario),
-          createdAt: Number(createdAt),
-          lastUsedAt: Number(lastUsedAt),
-        })
-      }
-      return entries
+      const reply = await connection.run(storeScripts.listSandboxes, [], [ns, idleMs(), name ?? ''])
+      return decodeSandboxes(reply, `${ns}sandboxes`, connection.corrupt)
     },
     async enter(name) {
       const link = links.get(`sandbox:${name}`)

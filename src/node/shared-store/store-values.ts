@@ -3,6 +3,7 @@ import { ApiError } from '../../core/http/api-error.ts'
 import type { RecordInput } from '../../core/journal/journal-types.ts'
 import { checkNewPet } from '../../core/model/new-pet-check.ts'
 import type { NewPet } from '../../core/model/pet-types.ts'
+import type { SharedSandboxEntry } from '../../core/simulator/sandbox-registry.ts'
 
 // The one seam where what is read from the store becomes the instance's: every reply and every value (the world's
 // meta hash, its snapshot, its created pets, the buckets, the rules' counts, the journal stream) is decoded and
@@ -163,6 +164,28 @@ export function decodeReply(reply: unknown, counts: number, key: string, refuse:
     }
   }
   return reply
+}
+
+/** The sandbox listing script's reply: name, pets, requests, scenario, made at, last used at, for each. */
+export function decodeSandboxes(reply: unknown, key: string, refuse: Refuse): SharedSandboxEntry[] {
+  if (!Array.isArray(reply) || reply.length % 6 !== 0) throw refuse(key, 'not a list of sandboxes')
+  const sandboxes: SharedSandboxEntry[] = []
+  for (let index = 0; index < reply.length; index += 6) {
+    const [name, pets, requests, scenario, createdAt, lastUsedAt] = reply.slice(index, index + 6) as unknown[]
+    const counts = [pets, requests, createdAt, lastUsedAt]
+    if (typeof name !== 'string' || typeof scenario !== 'string' || !counts.every((count) => Number.isSafeInteger(count))) {
+      throw refuse(`${key} (${JSON.stringify(String(name)).slice(0, 40)})`, 'not a sandbox of this version')
+    }
+    sandboxes.push({
+      name,
+      pets: pets as number,
+      requests: requests as number,
+      scenario,
+      createdAt: createdAt as number,
+      lastUsedAt: lastUsedAt as number,
+    })
+  }
+  return sandboxes
 }
 
 /** One entry of the journal stream, decoded: its payload undefined when the store left it out (the caller's own). */

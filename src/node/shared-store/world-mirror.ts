@@ -34,6 +34,9 @@ export interface WorldMirrorOptions {
   readonly maxAnonymous: number
 }
 
+/** How many times a pull reads a world again that another instance seeded while it read. */
+const maxStaleReads = 3
+
 /** How many anonymous callers' buckets one script reads: a full pull reads them in batches, never all in one script. */
 const bucketBatch = 1000
 
@@ -168,7 +171,7 @@ export function createWorldMirror(options: WorldMirrorOptions) {
     }
   }
 
-  async function pullChecked(full: boolean, saw: (at: NonNullable<typeof corruptAt>) => void): Promise<void> {
+  async function pullChecked(full: boolean, saw: (at: NonNullable<typeof corruptAt>) => void, seeds = 0): Promise<void> {
     const core = options.core()
     const meta = decodeMeta(await call('HGETALL', metaKey), metaKey, refuse)
     if (meta === undefined) {
@@ -181,8 +184,11 @@ export function createWorldMirror(options: WorldMirrorOptions) {
           applying = false
         }
       }
-      if (!(await publishEpoch('init'))) await pullChecked(full, saw)
-      return
+      if (await publishEpoch('init')) return
+      // Another instance seeded it first: read again, a bounded number of times (a world removed on every read, by
+      // another process, is a 503, not a loop).
+      if (seeds === maxStaleReads) throw connection.unavailable(`had ${options.world}'s world removed on every read`)
+      return pullChecked(full, saw, seeds + 1)
     }
     saw({ version: meta.version, life: meta.life })
     // What is left of each rule's `times` across the fleet, when a rule has some.
