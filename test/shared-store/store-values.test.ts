@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ApiError } from '../../src/core/http/api-error.ts'
+import type { ApiError } from '../../src/core/http/api-error.ts'
 import {
   decodeBuckets,
   decodeMeta,
