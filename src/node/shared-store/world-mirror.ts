@@ -165,10 +165,21 @@ export function createWorldMirror(options: WorldMirrorOptions) {
     } catch (error) {
       if (isStoreCorrupt(error)) {
         corruptAt = seen
-        connection.markCorrupt(prefix, error.message, () => pull(true))
+        connection.markCorrupt(prefix, error.message, () => sync(true))
       }
       throw error
     }
+  }
+
+  /** Brought up to date once for every caller waiting at the same time; a full sync waits for one under way. */
+  function sync(full: boolean): Promise<void> {
+    if (syncing !== undefined && !full) return syncing
+    const run = (syncing ?? Promise.resolve()).catch(() => {}).then(() => pull(full))
+    const current = run.finally(() => {
+      if (syncing === current) syncing = undefined
+    })
+    syncing = current
+    return current
   }
 
   async function pullChecked(full: boolean, saw: (at: NonNullable<typeof corruptAt>) => void, seeds = 0): Promise<void> {
@@ -302,15 +313,7 @@ export function createWorldMirror(options: WorldMirrorOptions) {
     },
     applyPets,
     /** Brought up to date once for every caller waiting at the same time; a full sync waits for one under way. */
-    sync(full: boolean): Promise<void> {
-      if (syncing !== undefined && !full) return syncing
-      const run = (syncing ?? Promise.resolve()).catch(() => {}).then(() => pull(full))
-      const current = run.finally(() => {
-        if (syncing === current) syncing = undefined
-      })
-      syncing = current
-      return current
-    },
+    sync,
     /** Notes what the world's simulator changes while a control request of this instance runs. */
     watch(core: SimulatorCore): void {
       core.events.subscribe((event) => {
