@@ -214,6 +214,22 @@ describe('hostile data in the namespace', () => {
     expect((await control(fleet[0]!, '/reset', { method: 'POST' })).status).toBe(200)
     await expectServing()
   })
+
+  it('an epoch changed without a new version, its list longer than a reply carries: no loop, store_corrupt naming the epoch', async () => {
+    server.cli('HSET', meta, 'epoch', '9')
+    for (let index = 0; index < 60; index++)
+      server.cli('RPUSH', `${world}e9:created`, JSON.stringify({ name: `intruder-${index}`, categoryId: 1 }))
+    const before = Number(/total_commands_processed:(\d+)/.exec(server.cli('INFO', 'stats'))![1])
+    for (const instance of fleet) expectCorrupt(await callApi(instance, '/pets?limit=2', { key }), `${meta}, field epoch`)
+    await expectNotReady()
+    // Bounded: the two refusals and the health checks' reads took some commands, not a loop of them.
+    const after = Number(/total_commands_processed:(\d+)/.exec(server.cli('INFO', 'stats'))![1])
+    expect(after - before).toBeLessThan(500)
+    const listed = await callApi(fleet[0]!, '/pets?limit=100', { key })
+    if (listed.status === 200) expect(listed.body.some((pet: { name: string }) => pet.name.startsWith('intruder'))).toBe(false)
+    expect((await control(fleet[1]!, '/reset', { method: 'POST' })).status).toBe(200)
+    await expectServing()
+  })
 })
 
 /** A value of a random kind: text, JSON of the wrong shape, a number, or a key of another type. */

@@ -48,7 +48,8 @@ end
  * pets the caller's copy holds, the cap on anonymous callers, the sandbox's use (see `sandboxUse`), deadline. Anonymous
  * callers are kept in the epoch's `anonymous` ZSET by last use (the store's time), at most the cap (the least recently
  * used dropped, as `maxAnonymousBuckets` does in memory), expired ones swept a few at a time; key callers in `callers`. Reply: ok, outcome (0 allowed, 1 limited, 2 banned), window (0 minute, 1 day, 2 ban),
- * limit, remaining, reset (unix s), retry-after (s), created pets, then up to 50 created pets past the caller's count.
+ * limit, remaining, reset (unix s), retry-after (s), created pets, the epoch, then up to 50 created pets past the caller's
+ * count.
  */
 export const admitScript = `${header}
 ${sandboxUse(12)}
@@ -75,7 +76,7 @@ if b[6] and b[6] ~= '' then banEnd = tonumber(b[6]) end
 local created = redis.call('LLEN', epochPrefix .. 'created')
 local known = tonumber(ARGV[10])
 local function reply(outcome, window, limit, remaining, resetMs, retryMs)
-  local out = {'ok', outcome, window, limit, remaining, math.ceil(resetMs / 1000), math.max(1, math.ceil(retryMs / 1000)), created}
+  local out = {'ok', outcome, window, limit, remaining, math.ceil(resetMs / 1000), math.max(1, math.ceil(retryMs / 1000)), created, m[2]}
   if created > known then
     local pets = redis.call('LRANGE', epochPrefix .. 'created', known, known + 49)
     for i = 1, #pets do out[#out + 1] = pets[i] end
@@ -148,7 +149,7 @@ return allowed(perMinute - minuteCount, perDay - dayCount)
  * createPet: the pet (as its NewPet JSON) appended to the epoch's created pets, its id the epoch's first id plus its
  * place, so ids are the fleet's and in order; the cap (`maxPets`) and the last id checked here.
  * ARGV: prefix, version, pets the caller's copy holds, NewPet JSON, maxPets, last id, deadline.
- * Reply: ok, id, then the created pets past the caller's count (its own last); or full, next id.
+ * Reply: ok, id, the epoch, then the created pets past the caller's count (its own last); or full, next id.
  */
 export const createPetScript = `${header}
 local list = epochPrefix .. 'created'
@@ -156,7 +157,7 @@ local count = redis.call('LLEN', list)
 local id = tonumber(m[5]) + count
 if count >= tonumber(ARGV[5]) or id > tonumber(ARGV[6]) then return {'full', id} end
 redis.call('RPUSH', list, ARGV[4])
-local out = {'ok', id}
+local out = {'ok', id, m[2]}
 local pets = redis.call('LRANGE', list, tonumber(ARGV[3]), -1)
 for i = 1, #pets do out[#out + 1] = pets[i] end
 return out

@@ -130,9 +130,11 @@ export function createWorldLink(link: WorldLinkOptions): Omit<SharedWorldLink, '
       }, 7)
       const total = Number(reply[7])
       if (mirror.epoch === epoch) {
+        // At the copy's version, the world's epoch is the copy's: another one was written by another process.
+        if (reply[8] !== epoch) noted(refuse(`${metaKey}, field epoch`, `epoch ${String(reply[8])} at the version of epoch ${epoch}`))
         // The world's created pets fewer than this copy holds, at the same version: another process shortened the list.
         if (total < sentPets) noted(refuse(`${prefix}e${epoch}:created`, `it holds ${total} pets where the world counts ${sentPets}`))
-        await mirror.applyPets(reply.slice(8) as string[], sentPets, total).catch(noted)
+        await mirror.applyPets(reply.slice(9) as string[], sentPets, total).catch(noted)
       }
       return toDecision(reply)
     },
@@ -149,7 +151,8 @@ export function createWorldLink(link: WorldLinkOptions): Omit<SharedWorldLink, '
       if (mirror.epoch !== epoch) {
         throw new ApiError('simulator_reset', 'The simulator was reset while this request was under way: send it again')
       }
-      const pets = reply.slice(2)
+      if (reply[2] !== epoch) noted(refuse(`${metaKey}, field epoch`, `epoch ${String(reply[2])} at the version of epoch ${epoch}`))
+      const pets = reply.slice(3)
       // The reply ends with this pet, under the id the store gave it: a list another process shortened gives neither
       // (the pet answered was once another one's, "Rex" as pet 51 "p0").
       if (pets.at(-1) !== sent) noted(refuse(`${prefix}e${epoch}:created`, `it does not end with the pet just added as ${id}`))
