@@ -59,6 +59,7 @@ describe('the meta hash', () => {
     ['nextId', '-1'],
     ['clockOffsetMs', 'soon'],
     ['clockOffsetMs', '1e999'],
+    ['clockOffsetMs', '1.5'],
     ['clockFrozenAt', 'NaN'],
     ['faults', '{'],
     ['faults', '{"nextId":1}'],

@@ -25,8 +25,8 @@ if (m[6] or '') .. '/' .. m[1] ~= ARGV[2] then return {'stale', m[1]} end
 local numeric = {{2, 'epoch'}, {3, 'clockOffsetMs'}, {4, 'clockFrozenAt'}, {5, 'nextId'}}
 for _, f in ipairs(numeric) do
   local v = m[f[1]]
-  if not ((v == nil and f[1] ~= 2 and f[1] ~= 5) or (v == '' and f[1] == 4) or (v and tonumber(v))) then
-    return {'corrupt', meta .. ', field ' .. f[2], 'not a number: ' .. string.sub(tostring(v), 1, 40)}
+  if not ((v == nil and f[1] ~= 2 and f[1] ~= 5) or (v == '' and f[1] == 4) or (v and #v <= 16 and string.match(v, '^-?%d+$'))) then
+    return {'corrupt', meta .. ', field ' .. f[2], 'not a whole number: ' .. string.sub(tostring(v), 1, 40)}
   end
 end
 local epochPrefix = prefix .. 'e' .. m[2] .. ':'

@@ -40,7 +40,8 @@ export function applyChecked<T>(refuse: Refuse, key: string, apply: () => T): T 
 const maxInstant = 253_402_300_799_999
 
 const isCount = (text: string | undefined) => text !== undefined && /^\d{1,15}$/.test(text)
-const isNumber = (text: string | undefined) => text !== undefined && /^-?\d{1,16}(\.\d{1,6})?$/.test(text)
+/** A whole number of ms as JavaScript writes one (the clock moves by whole milliseconds only). */
+const isNumber = (text: string | undefined) => text !== undefined && /^-?\d{1,16}$/.test(text)
 
 /** A world's `meta` hash as the publish script writes it. */
 export interface WorldMeta {
