@@ -123,13 +123,19 @@ beforeEach(async () => {
 
 describe('hostile data in the namespace', () => {
   it('a journal entry that is not JSON: no instance ends, the journal says store_corrupt, and XDEL brings it back', async () => {
-    const id = server.cli('XADD', `${world}journal`, '*', 's', '999999', 'o', 'intruder:1', 'p', 'not json{')
-    // Under load, while each instance's tail and its requests' replies meet the entry.
-    const answers = await Promise.all(
-      Array.from({ length: 24 }, (_, index) =>
-        callApi(fleet[index % 2]!, '/pets', { key, method: 'POST', body: { name: `under-load-${index}`, categoryId: 1 } }),
-      ),
-    )
+    // Written while a bounded load runs on both instances: their requests' replies and their tails meet it.
+    let id = ''
+    const answers: StoreAnswer[] = []
+    const worker = async (lane: number) => {
+      for (let index = lane; index < 160; index += 8) {
+        if (index === 40) id = server.cli('XADD', `${world}journal`, '*', 's', '999999', 'o', 'intruder:1', 'p', 'not json{')
+        answers.push(
+          await callApi(fleet[index % 2]!, '/pets', { key, method: 'POST', body: { name: `under-load-${index}`, categoryId: 1 } }),
+        )
+      }
+    }
+    await Promise.all(Array.from({ length: 8 }, (_, lane) => worker(lane)))
+    expect(id).not.toBe('')
     for (const answer of answers) expect([201, 503], JSON.stringify(answer.body)).toContain(answer.status)
     expectAlive()
     for (const instance of fleet) expectCorrupt(await control(instance, '/requests'), `${world}journal`)
