@@ -289,7 +289,8 @@ export function createWorldMirror(options: WorldMirrorOptions) {
     const skipped = pets - first
     const decoded = decodePets(skipped > 0 ? created.slice(skipped) : created, key, refuse)
     for (const pet of decoded) {
-      core.store.create(pet)
+      // A list longer than the cap the scripts keep (another process pushed past it) fills the copy: refused too.
+      applyChecked(refuse, key, () => core.store.create(pet))
       pets++
     }
     if (pets < total) {
