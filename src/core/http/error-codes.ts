@@ -48,6 +48,7 @@ export const errorStatuses = {
   too_many_waits: 503,
   too_many_sandboxes: 503,
   store_unavailable: 503,
+  store_corrupt: 503,
   gateway_timeout: 504,
   store_full: 507,
 } as const satisfies Record<string, number>

@@ -1,18 +1,25 @@
 import type { Redis } from 'ioredis'
+import type { StoreConnection } from './store-connection.ts'
+import { decodeStreamEntries, isStoreCorrupt } from './store-values.ts'
 import type { WorldJournal } from './world-journal.ts'
 
 /**
  * Follows the journal streams of every world this instance serves, on a connection of its own (a blocking read would
  * hold up the requests' commands): entries other instances journal reach this one's journals while it is idle, so
  * `waitFor`, the dashboard's live table and `GET /__sim/events` see them. Requests and control requests catch up on
- * their own too; an entry applied twice is skipped.
+ * their own too; an entry applied twice is skipped. A stream holding an entry this version did not write marks its
+ * world not ready (`recheck`, a full read of the world, clears it) and is read again half a second later, not at once.
  */
-export function startJournalTail(client: Redis): {
-  follow(stream: string, journal: WorldJournal): void
+export function startJournalTail(
+  client: Redis,
+  connection: Pick<StoreConnection, 'corrupt' | 'markCorrupt'>,
+): {
+  follow(stream: string, journal: WorldJournal, recheck: () => Promise<unknown>): void
   unfollow(stream: string, journal: WorldJournal): void
   stop(): void
 } {
   const followed = new Map<string, WorldJournal>()
+  const rechecks = new Map<string, () => Promise<unknown>>()
   let stopped = false
   client.on('error', () => {})
   const loop = async () => {
@@ -34,14 +41,21 @@ export function startJournalTail(client: Redis): {
           ...streams.map(([, journal]) => journal.lastId),
         )) as unknown[] | null
         // RESP2 answers [[stream, entries], …]; RESP3 a map, which the client gives flat: stream, entries, ….
-        const pairs = reply === null ? [] : Array.isArray(reply[0]) ? (reply as [string, Entries][]) : pairsOf(reply)
+        const pairs = reply === null ? [] : Array.isArray(reply[0]) ? (reply as [string, unknown][]) : pairsOf(reply)
+        let refused = false
         for (const [stream, entries] of pairs) {
           const read = streams.find(([name]) => name === stream)
-          read?.[1].apply(
-            entries.flatMap(([id, fields]) => [id, fields[1], fields[3], fields[5]]),
-            read[2],
-          )
+          if (read === undefined) continue
+          try {
+            read[1].apply(decodeStreamEntries(entries, stream, connection.corrupt), read[2])
+          } catch (error) {
+            if (!isStoreCorrupt(error)) throw error
+            refused = true
+            const prefix = stream.slice(0, -'journal'.length)
+            connection.markCorrupt(prefix, error.message, rechecks.get(stream) ?? (() => Promise.resolve()))
+          }
         }
+        if (refused) await new Promise((resolve) => setTimeout(resolve, 500))
       } catch {
         // The store is away: the requests answer 503 meanwhile; the tail tries again.
         if (!stopped) await new Promise((resolve) => setTimeout(resolve, 500))
@@ -50,9 +64,14 @@ export function startJournalTail(client: Redis): {
   }
   void loop()
   return {
-    follow: (stream, journal) => void followed.set(stream, journal),
+    follow(stream, journal, recheck) {
+      followed.set(stream, journal)
+      rechecks.set(stream, recheck)
+    },
     unfollow(stream, journal) {
-      if (followed.get(stream) === journal) followed.delete(stream)
+      if (followed.get(stream) !== journal) return
+      followed.delete(stream)
+      rechecks.delete(stream)
     },
     stop() {
       stopped = true
@@ -61,10 +80,8 @@ export function startJournalTail(client: Redis): {
   }
 }
 
-type Entries = [string, string[]][]
-
-function pairsOf(flat: readonly unknown[]): [string, Entries][] {
-  const pairs: [string, Entries][] = []
-  for (let index = 0; index + 1 < flat.length; index += 2) pairs.push([String(flat[index]), flat[index + 1] as Entries])
+function pairsOf(flat: readonly unknown[]): [string, unknown][] {
+  const pairs: [string, unknown][] = []
+  for (let index = 0; index + 1 < flat.length; index += 2) pairs.push([String(flat[index]), flat[index + 1]])
   return pairs
 }

@@ -62,7 +62,12 @@ if kind == 'epoch' or kind == 'init' then
     local key = epochPrefix .. 'rl:' .. ARGV[i]
     redis.call('HSET', key, 'm', ARGV[i + 1], 'mc', ARGV[i + 2], 'd', ARGV[i + 3], 'dc', ARGV[i + 4], 'r', ARGV[i + 5])
     if ARGV[i + 6] ~= '' then redis.call('HSET', key, 'b', ARGV[i + 6]) end
-    redis.call('SADD', epochPrefix .. 'callers', ARGV[i])
+    -- Anonymous callers by last use, as the admission script keeps them (capped there).
+    if string.sub(ARGV[i], 1, 10) == 'anonymous:' then
+      redis.call('ZADD', epochPrefix .. 'anonymous', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000), ARGV[i])
+    else
+      redis.call('SADD', epochPrefix .. 'callers', ARGV[i])
+    end
   end
   clearJournal()
 elseif kind == 'clock' then

@@ -1,13 +1,15 @@
 // The shared store's scripts about the fleet's sandboxes (`<ns>:sandboxes`, a ZSET name -> last use on the store's
 // clock): their use, cap and idle expiry (a part of the admission script), their deletion and their listing.
 
-/** Deletes the keys of one epoch of a world (its prefix given): its callers' counts, its created pets, its snapshot. */
+/** Deletes the keys of one epoch of a world (its prefix given): its callers' counts (key and anonymous), its created pets, its snapshot. */
 export const dropEpoch = `
 local function dropEpoch(p, e)
   local ep = p .. 'e' .. e .. ':'
   local callers = redis.call('SMEMBERS', ep .. 'callers')
   for i = 1, #callers do redis.call('DEL', ep .. 'rl:' .. callers[i]) end
-  redis.call('DEL', ep .. 'callers', ep .. 'created', ep .. 'snapshot')
+  local anonymous = redis.call('ZRANGE', ep .. 'anonymous', 0, -1)
+  for i = 1, #anonymous do redis.call('DEL', ep .. 'rl:' .. anonymous[i]) end
+  redis.call('DEL', ep .. 'callers', ep .. 'anonymous', ep .. 'created', ep .. 'snapshot')
 end
 `
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import type { Redis, RedisOptions } from 'ioredis'
 import { ApiError } from '../../core/http/api-error.ts'
 import type { StoreAddress } from '../store-url.ts'
+import { storeCorrupt } from './store-values.ts'
 
 /** The data format this version reads and writes (`<ns>:format`). */
 export const storeFormat = '1'
@@ -29,6 +30,15 @@ export interface StoreConnection {
   /** Any other command, the same way. */
   call(command: string, ...args: (string | number)[]): Promise<unknown>
   health(): { readonly ready: boolean; readonly cause?: string | undefined }
+  /** The 503 `store_corrupt` of a value read at `key` that this version did not write. */
+  corrupt(key: string, problem: string): ApiError
+  /**
+   * A world (its key prefix) found holding such a value: not ready until `recheck` (a full read of the world) passes,
+   * tried again at each health check (one at a time), so that an instance drained by its balancer still recovers.
+   */
+  markCorrupt(prefix: string, cause: string, recheck: () => Promise<unknown>): void
+  /** The world read whole without a refusal: ready again, as far as it goes. */
+  clearCorrupt(prefix: string): void
   /** A second connection for blocking reads (the journal's tail), with the same options. */
   duplicate(): Redis
   close(): Promise<void>
@@ -79,8 +89,19 @@ export function createStoreConnection(client: Redis, address: StoreAddress, name
     cause = undefined
     return value
   }
+  const corrupt = (key: string, problem: string) => storeCorrupt(address.display, key, problem)
+  /**
+   * A reply of the server's that only a value of another writer explains: a key of another type (WRONGTYPE), or a
+   * script that failed on what it read (a field that is no number). Refused as `store_corrupt` naming the key (or,
+   * for a script, the world it read), not a 500.
+   */
+  const refused = (error: unknown, key: string) => {
+    const message = error instanceof Error ? error.message : String(error)
+    if (/^WRONGTYPE/.test(message) || /^ERR .*script/i.test(message)) return corrupt(key, message.split('\n')[0]!)
+    return failed(error)
+  }
   const call = (command: string, ...args: (string | number)[]) =>
-    client.call(command, ...args).then(ok, (error) => Promise.reject(failed(error)))
+    client.call(command, ...args).then(ok, (error) => Promise.reject(refused(error, String(args[0] ?? command))))
   const run = (script: StoreScript, keys: readonly string[], args: readonly (string | number)[]) =>
     client
       .evalsha(script.sha, keys.length, ...keys, ...args)
@@ -89,7 +110,8 @@ export function createStoreConnection(client: Redis, address: StoreAddress, name
           ? client.eval(script.source, keys.length, ...keys, ...args)
           : Promise.reject(error),
       )
-      .then(ok, (error) => Promise.reject(error instanceof Error && /^(ERR|WRONGTYPE)/.test(error.message) ? error : failed(error)))
+      .then(ok, (error) => Promise.reject(refused(error, String(args[0] ?? keys[0] ?? 'a script'))))
+  const corruptWorlds = new Map<string, { cause: string; recheck: () => Promise<unknown>; checking: boolean }>()
   // A paused store holds its connection open and answers nothing: only a command finds out, so one is sent each second.
   const pinger = setInterval(() => void call('PING').catch(() => {}), 1000)
   pinger.unref()
@@ -101,10 +123,29 @@ export function createStoreConnection(client: Redis, address: StoreAddress, name
     run,
     call,
     unavailable: (why) => unavailable(`${why} (${timeoutMs} ms)`),
-    health: () =>
-      client.status === 'ready' && cause === undefined
-        ? { ready: true }
-        : { ready: false, cause: `the shared store at ${address.display} ${cause ?? `is ${client.status}`}` },
+    health() {
+      if (client.status !== 'ready' || cause !== undefined) {
+        return { ready: false, cause: `the shared store at ${address.display} ${cause ?? `is ${client.status}`}` }
+      }
+      const [first] = corruptWorlds.values()
+      if (first === undefined) return { ready: true }
+      for (const world of corruptWorlds.values()) {
+        if (world.checking) continue
+        world.checking = true
+        void world.recheck().then(
+          () => (world.checking = false),
+          () => (world.checking = false),
+        )
+      }
+      return { ready: false, cause: first.cause }
+    },
+    corrupt,
+    markCorrupt(prefix, why, recheck) {
+      const held = corruptWorlds.get(prefix)
+      if (held === undefined) corruptWorlds.set(prefix, { cause: why, recheck, checking: false })
+      else held.cause = why
+    },
+    clearCorrupt: (prefix) => void corruptWorlds.delete(prefix),
     duplicate: () => client.duplicate({ commandTimeout: undefined, lazyConnect: false }),
     async close() {
       clearInterval(pinger)

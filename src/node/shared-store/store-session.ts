@@ -9,9 +9,10 @@ import { startJournalTail } from './journal-tail.ts'
 import { startConnection } from './store-start.ts'
 import type { StoreAddress } from '../store-url.ts'
 import { createWorldLink } from './world-link.ts'
+import { decodeSandboxes, isStoreCorrupt } from './store-values.ts'
 import type { StoreConnection } from './store-connection.ts'
 import { storeScripts } from './store-scripts.ts'
-import type { SharedSandboxEntry, SharedSandboxes } from '../../core/simulator/sandbox-registry.ts'
+import type { SharedSandboxes } from '../../core/simulator/sandbox-registry.ts'
 
 /** Connects (start-up checks included) and returns the store every world of this instance lives in. */
 export async function openSharedStore(options: StoreOptions, address: StoreAddress, fail: (cause: string) => Error): Promise<SharedStore> {
@@ -30,7 +31,7 @@ export async function openSharedStore(options: StoreOptions, address: StoreAddre
   const storeClock = await measuredStoreClock(connection)
   const { clock } = storeClock
   const instanceId = randomUUID().slice(0, 8)
-  const tail = startJournalTail(connection.duplicate())
+  const tail = startJournalTail(connection.duplicate(), connection)
   const links: WorldLinks = new Map()
   let sandboxLimits = limitsOf({})
   return {
@@ -63,7 +64,7 @@ export async function openSharedStore(options: StoreOptions, address: StoreAddre
           ...(sandboxPath === '' ? { sandboxes: fleetSandboxes(connection, () => sandboxLimits.idleMs, links) } : {}),
         }
         links.set(world, link)
-        tail.follow(stream, link.journal)
+        tail.follow(stream, link.journal, () => link.mirror.sync(true))
         return link
       },
     },
@@ -72,7 +73,11 @@ export async function openSharedStore(options: StoreOptions, address: StoreAddre
       if (link === undefined || app.simulator.shared !== link) {
         throw fail('attach(app) takes an app made with this store: createNodeApp({ ...store.appOptions, … })')
       }
-      await link.mirror.sync(true)
+      // A world holding a value this version did not write starts not ready (store_corrupt), rather than not at all:
+      // it serves once the value is removed or the world is reset.
+      await link.mirror.sync(true).catch((error: unknown) => {
+        if (!isStoreCorrupt(error)) throw error
+      })
       const held = (await connection.call('HGET', link.mirror.metaKey, 'options')) as string | null
       if (held !== null && held !== link.fingerprint) {
         throw fail(
@@ -95,20 +100,8 @@ function fleetSandboxes(connection: StoreConnection, idleMs: () => number, links
   const ns = `${connection.namespace}:`
   return {
     async list(name) {
-      const flat = (await connection.run(storeScripts.listSandboxes, [], [ns, idleMs(), name ?? ''])) as unknown[]
-      const entries: SharedSandboxEntry[] = []
-      for (let index = 0; index + 5 < flat.length; index += 6) {
-        const [named, pets, requests, scenario, createdAt, lastUsedAt] = flat.slice(index, index + 6)
-        entries.push({
-          name: String(named),
-          pets: Number(pets),
-          requests: Number(requests),
-          scenario: String(scenario),
-          createdAt: Number(createdAt),
-          lastUsedAt: Number(lastUsedAt),
-        })
-      }
-      return entries
+      const reply = await connection.run(storeScripts.listSandboxes, [], [ns, idleMs(), name ?? ''])
+      return decodeSandboxes(reply, `${ns}sandboxes`, connection.corrupt)
     },
     async enter(name) {
       const link = links.get(`sandbox:${name}`)

@@ -1,4 +1,3 @@
-import type { BucketRecord } from '../../core/access/rate-limiter.ts'
 import type { FaultRule } from '../../core/faults/fault-rules.ts'
 import { ApiError } from '../../core/http/api-error.ts'
 import type { SimulatorCore } from '../../core/simulator/simulator-options.ts'
@@ -36,28 +35,8 @@ export function epochArgs(core: SimulatorCore, fingerprint: string): (string | n
   ]
 }
 
-/** The buckets script's reply (caller, m, mc, d, dc, r, b for each) as the limiter's records. */
-export function bucketRecords(flat: readonly string[]): BucketRecord[] {
-  const records: BucketRecord[] = []
-  for (let index = 0; index + 6 < flat.length; index += 7) {
-    const [caller = '', minute, minuteCount, day, dayCount, refused, banned] = flat.slice(index, index + 7)
-    records.push({
-      caller,
-      minute: Number(minute),
-      minuteCount: Number(minuteCount),
-      day: Number(day),
-      dayCount: Number(dayCount),
-      refusedInARow: Number(refused),
-      ...(banned === '' || banned === undefined ? {} : { bannedUntil: Number(banned) }),
-    })
-  }
-  return records
-}
-
 /** The rules as published, with what is left of each one's `times` across the fleet (`fault-times`): spent ones gone. */
-export function fleetRules(rules: readonly FaultRule[], flatTimes: readonly string[]): FaultRule[] {
-  const left = new Map<string, number>()
-  for (let index = 0; index + 1 < flatTimes.length; index += 2) left.set(flatTimes[index]!, Number(flatTimes[index + 1]))
+export function fleetRules(rules: readonly FaultRule[], left: ReadonlyMap<string, number>): FaultRule[] {
   return rules
     .map((rule) => (rule.remaining === undefined || !left.has(rule.id) ? rule : { ...rule, remaining: left.get(rule.id) }))
     .filter((rule) => rule.remaining === undefined || rule.remaining > 0)

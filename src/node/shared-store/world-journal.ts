@@ -1,4 +1,5 @@
 import type { RecordedRequest, RecordInput, RequestJournal } from '../../core/journal/request-journal.ts'
+import type { StreamRecord } from './store-values.ts'
 
 /**
  * A world's journal fed from the fleet's stream: every instance's entries, this instance's included, go into the
@@ -16,11 +17,11 @@ export interface WorldJournal {
   /** How many times the stream was cleared: a read sent before a clear is not applied after it. */
   readonly restarts: number
   /**
-   * Applies stream entries (flattened id, sequence, origin, payload) read when {@link restarts} was `restartsAtRead`,
-   * skipping those applied already. A read of the stream before it was cleared is dropped: applied after the clear, its
+   * Applies stream entries (decoded and checked by store-values.ts, every one before any is applied) read when
+   * {@link restarts} was `restartsAtRead`, skipping those applied already. A read of the stream before it was cleared is dropped: applied after the clear, its
    * entries would move `lastId` past entries of the new stream not yet applied.
    */
-  apply(flat: readonly unknown[], restartsAtRead: number): void
+  apply(records: readonly StreamRecord[], restartsAtRead: number): void
   /** After the store's reply: an entry of this instance the stream no longer held (a journal of size 0) is recorded here. */
   settle(origin: string): void
   /** The stream was cleared (a journal clear, a new epoch): the next entries start from the stream's beginning. */
@@ -56,21 +57,17 @@ export function createWorldJournal(journal: () => RequestJournal, instanceId: st
         cancel: (error) => cancel(error),
       }
     },
-    apply(flat, restartsAtRead) {
+    apply(records, restartsAtRead) {
       if (restartsAtRead !== restarts) return
-      for (let index = 0; index + 3 < flat.length; index += 4) {
-        const id = String(flat[index])
+      for (const { id, sequence, origin, input } of records) {
         if (compareIds(id, lastId) <= 0) continue
         lastId = id
-        const sequence = Number(flat[index + 1])
-        const origin = String(flat[index + 2])
         const own = pending.get(origin)
-        const payload = String(flat[index + 3])
         if (own !== undefined) {
           pending.delete(origin)
           own.resolve(journal().record(own.input, sequence))
-        } else if (payload !== '') {
-          journal().record(decodeEntry(payload), sequence)
+        } else if (input !== undefined) {
+          journal().record(input, sequence)
         }
         // else: an entry of this instance's that it gave up waiting for (the store did not answer in time): its answer
         // went without an entry here, as the pipeline says; the other instances list it.
@@ -96,7 +93,7 @@ function compareIds(a: string, b: string): number {
   return aMs - bMs || aN - bN
 }
 
-/** An entry as the stream holds it: the facts and the exchange, bodies as text (the request's in base64). */
+/** An entry as the stream holds it: the facts and the exchange, bodies as text (the request's in base64); read back by store-values.ts. */
 export function encodeEntry(input: RecordInput): string {
   const { exchange } = input
   return JSON.stringify({
@@ -115,44 +112,4 @@ export function encodeEntry(input: RecordInput): string {
     x: exchange.responseHeaders,
     b: exchange.responseBody,
   })
-}
-
-/** An entry as {@link encodeEntry} wrote it (the stream holds only what instances of this format wrote). */
-interface StreamEntry {
-  readonly a: number
-  readonly m: string
-  readonly p: string
-  readonly s: number
-  readonly o: string
-  readonly c: string
-  readonly l: string
-  readonly d: number
-  readonly f?: true
-  readonly r?: string
-  readonly h?: string[]
-  readonly q?: string
-  readonly x: Record<string, string>
-  readonly b?: string
-}
-
-function decodeEntry(text: string): RecordInput {
-  const e = JSON.parse(text) as StreamEntry
-  return {
-    atMs: e.a,
-    method: e.m,
-    path: e.p,
-    status: e.s,
-    operation: e.o,
-    caller: e.c,
-    plan: e.l,
-    durationMs: e.d,
-    forced: e.f,
-    fault: e.r,
-    exchange: {
-      rawHeaders: e.h,
-      requestBody: e.q === undefined ? undefined : new Uint8Array(Buffer.from(e.q, 'base64')),
-      responseHeaders: e.x,
-      responseBody: e.b,
-    },
-  }
 }

@@ -8,6 +8,7 @@ import { maxPetId } from '../../core/model/pet-types.ts'
 import type { StoreConnection } from './store-connection.ts'
 import type { Clock } from '../../core/time/clock.ts'
 import { storeScripts } from './store-scripts.ts'
+import { decodeReply, decodeStreamRecords, isStoreCorrupt } from './store-values.ts'
 import { createWorldJournal, encodeEntry, type WorldJournal } from './world-journal.ts'
 import { createWorldMirror, type WorldMirror } from './world-mirror.ts'
 
@@ -49,7 +50,9 @@ export function createWorldLink(link: WorldLinkOptions): Omit<SharedWorldLink, '
   /** When the instance stops waiting for a script, on the store's clock (the instance's clock runs on it). */
   const deadline = () => link.clock.now() + connection.timeoutMs
   const journal = createWorldJournal(() => attached().journal, link.instanceId)
-  const mirror = createWorldMirror({ ...link, core: attached, journal, deadline })
+  /** The anonymous callers the world keeps, as in memory: the same option, the same default. */
+  const maxAnonymous = options.maxAnonymousBuckets ?? defaults.maxAnonymousBuckets
+  const mirror = createWorldMirror({ ...link, core: attached, journal, deadline, maxAnonymous })
   const { prefix, metaKey } = mirror
   const ban = options.ban === false ? undefined : { ...defaults.ban, ...options.ban }
   const maxPets = options.maxPets ?? defaults.maxPets
@@ -57,10 +60,21 @@ export function createWorldLink(link: WorldLinkOptions): Omit<SharedWorldLink, '
   const { sandboxes } = link
   const sandboxUse = sandboxes === undefined ? [''] : [sandboxes.name, `${connection.namespace}:`, sandboxes.max, sandboxes.idleMs]
 
-  /** Runs a script that answers `stale` while the copy is behind: brought up to date, then sent again. */
-  async function fresh(send: () => Promise<unknown[]>): Promise<unknown[]> {
+  const refuse = connection.corrupt
+  /** A refusal of what the store holds marks the world not ready until a full read of it passes (store-connection.ts). */
+  const noted = (error: unknown): never => {
+    if (isStoreCorrupt(error)) connection.markCorrupt(prefix, error.message, () => mirror.sync(true))
+    throw error
+  }
+
+  /**
+   * Runs a script that answers `stale` while the copy is behind: brought up to date, then sent again, at most
+   * {@link maxStaleRetries} times (a 503 then, never a loop). `counts`: how many places after the status are numbers.
+   */
+  async function fresh(send: () => Promise<unknown>, counts: number): Promise<unknown[]> {
     for (let attempt = 0; ; attempt++) {
-      const reply = await send()
+      const reply = decodeReply(await send().catch(noted), counts, metaKey, refuse)
+      if (reply[0] === 'corrupt') noted(refuse(String(reply[1]), String(reply[2])))
       if (reply[0] === 'expired') throw connection.unavailable('did not answer within its timeout')
       if (reply[0] === 'full') throw tooManySandboxes(Number(reply[1]), Number(reply[2]), link.sandboxes!.max)
       if (reply[0] !== 'stale' && reply[0] !== 'absent') return reply
@@ -69,16 +83,14 @@ export function createWorldLink(link: WorldLinkOptions): Omit<SharedWorldLink, '
           'Retry-After': '1',
         })
       }
-      await mirror.sync(false)
+      await mirror.sync(false).catch(noted)
     }
   }
 
   /** A sandbox entered in the fleet (seeded if new, against the fleet's cap) without an API request; whether it was new. */
   async function use(): Promise<boolean> {
     if (sandboxes === undefined) return false
-    const reply = await fresh(
-      () => connection.run(scripts.useSandbox, [metaKey], [prefix, mirror.version, ...sandboxUse, deadline()]) as Promise<unknown[]>,
-    )
+    const reply = await fresh(() => connection.run(scripts.useSandbox, [metaKey], [prefix, mirror.version, ...sandboxUse, deadline()]), 0)
     return Number(reply[1]) === 1
   }
 
@@ -110,41 +122,49 @@ export function createWorldLink(link: WorldLinkOptions): Omit<SharedWorldLink, '
             admission,
             bucket.startsWith('anonymous:') ? anonymousBucketTtlMs : 0,
             sentPets,
+            maxAnonymous,
             ...sandboxUse,
             deadline(),
           ],
-        ) as Promise<unknown[]>
-      })
+        )
+      }, 7)
       const total = Number(reply[7])
-      if (mirror.epoch === epoch) await mirror.applyPets(reply.slice(8) as string[], sentPets, total)
+      if (mirror.epoch === epoch) {
+        // At the copy's version, the world's epoch is the copy's: another one was written by another process.
+        if (reply[8] !== epoch) noted(refuse(`${metaKey}, field epoch`, `epoch ${String(reply[8])} at the version of epoch ${epoch}`))
+        // The world's created pets fewer than this copy holds, at the same version: another process shortened the list.
+        if (total < sentPets) noted(refuse(`${prefix}e${epoch}:created`, `it holds ${total} pets where the world counts ${sentPets}`))
+        await mirror.applyPets(reply.slice(9) as string[], sentPets, total).catch(noted)
+      }
       return toDecision(reply)
     },
     async createPet(newPet) {
       const epoch = mirror.epoch
       let sentPets = 0
+      const sent = JSON.stringify(newPet)
       const reply = await fresh(() => {
         sentPets = mirror.pets
-        return connection.run(
-          scripts.createPet,
-          [metaKey],
-          [prefix, mirror.version, sentPets, JSON.stringify(newPet), maxPets, maxPetId, deadline()],
-        ) as Promise<unknown[]>
-      })
+        return connection.run(scripts.createPet, [metaKey], [prefix, mirror.version, sentPets, sent, maxPets, maxPetId, deadline()])
+      }, 1)
       if (reply[0] === 'full') throw storeFull(Number(reply[1]))
       const id = Number(reply[1])
       if (mirror.epoch !== epoch) {
         throw new ApiError('simulator_reset', 'The simulator was reset while this request was under way: send it again')
       }
-      const pets = reply.slice(2) as string[]
-      await mirror.applyPets(pets, sentPets, sentPets + pets.length)
+      if (reply[2] !== epoch) noted(refuse(`${metaKey}, field epoch`, `epoch ${String(reply[2])} at the version of epoch ${epoch}`))
+      const pets = reply.slice(3)
+      // The reply ends with this pet, under the id the store gave it: a list another process shortened gives neither
+      // (the pet answered was once another one's, "Rex" as pet 51 "p0").
+      if (pets.at(-1) !== sent) noted(refuse(`${prefix}e${epoch}:created`, `it does not end with the pet just added as ${id}`))
+      await mirror.applyPets(pets as string[], sentPets, sentPets + pets.length).catch(noted)
       const pet: Pet | undefined = attached().store.get(id)
-      if (pet === undefined) throw new ApiError('internal_error', `The shared store gave pet ${id}, which this instance could not add`)
+      if (pet === undefined || pet.name !== newPet.name) {
+        return noted(refuse(`${prefix}e${epoch}:created`, `pet ${id} is not the pet just added`))
+      }
       return pet
     },
     async claimFault(ruleId) {
-      const reply = await fresh(
-        () => connection.run(scripts.claimFault, [metaKey], [prefix, mirror.version, ruleId, deadline()]) as Promise<unknown[]>,
-      )
+      const reply = await fresh(() => connection.run(scripts.claimFault, [metaKey], [prefix, mirror.version, ruleId, deadline()]), 1)
       return Number(reply[1]) === 1
     },
     record(input) {
@@ -152,20 +172,22 @@ export function createWorldLink(link: WorldLinkOptions): Omit<SharedWorldLink, '
       const restarts = journal.restarts
       connection
         .run(scripts.record, [metaKey], [prefix, capacity, encodeEntry(input), entry.origin, journal.lastId, journal.ownPrefix])
-        .then(
-          (reply) => {
-            journal.apply(reply as unknown[], restarts)
-            journal.settle(entry.origin)
-          },
-          (error: unknown) => entry.cancel(error),
-        )
+        .then((reply) => {
+          // Checked whole before any of it is applied: an entry of another writer's fails this request's entry only.
+          journal.apply(decodeStreamRecords(reply, `${prefix}journal`, refuse), restarts)
+          journal.settle(entry.origin)
+        })
+        .catch((error: unknown) => {
+          if (isStoreCorrupt(error)) connection.markCorrupt(prefix, error.message, () => mirror.sync(true))
+          entry.cancel(error)
+        })
       return entry.recorded
     },
     use,
     // A sandbox's control request is a use of it, as in memory: it keeps the sandbox from expiring, or makes it.
     control: async (request, respond) => {
       if (sandboxes !== undefined) await use()
-      return mirror.control(request, respond)
+      return mirror.control(request, respond).catch(noted)
     },
   }
 }

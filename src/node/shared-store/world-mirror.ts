@@ -1,9 +1,22 @@
+import type { BucketRecord } from '../../core/access/rate-limiter.ts'
 import type { FaultRule } from '../../core/faults/fault-rules.ts'
-import type { NewPet } from '../../core/model/pet-types.ts'
 import type { SimulatorCore } from '../../core/simulator/simulator-options.ts'
 import { storeFormat, type StoreConnection } from './store-connection.ts'
 import { storeScripts } from './store-scripts.ts'
-import { bucketRecords, epochArgs, fleetBusy, fleetRules, maxControlRuns } from './world-encoding.ts'
+import { epochArgs, fleetBusy, fleetRules, maxControlRuns } from './world-encoding.ts'
+import { ApiError } from '../../core/http/api-error.ts'
+import {
+  applyChecked,
+  decodeBuckets,
+  decodeFaultTimes,
+  decodeList,
+  decodeMeta,
+  decodePets,
+  decodeReply,
+  decodeSnapshot,
+  decodeStreamEntries,
+  isStoreCorrupt,
+} from './store-values.ts'
 import type { WorldJournal } from './world-journal.ts'
 
 /** The changes a control request can make that the fleet must see, in the order they are published. */
@@ -17,7 +30,15 @@ export interface WorldMirrorOptions {
   readonly journal: WorldJournal
   /** When the instance stops waiting for a script, on the store's clock: a publish run later changes nothing. */
   readonly deadline: () => number
+  /** The most anonymous callers the world keeps (`maxAnonymousBuckets`): bounds the batches a full pull reads. */
+  readonly maxAnonymous: number
 }
+
+/** How many times a pull reads a world again that another instance seeded while it read. */
+const maxStaleReads = 3
+
+/** How many anonymous callers' buckets one script reads: a full pull reads them in batches, never all in one script. */
+const bucketBatch = 1000
 
 /**
  * The instance's copy of one world, kept up to date with the store: the world's `version` (bumped by every control
@@ -122,16 +143,49 @@ export function createWorldMirror(options: WorldMirrorOptions) {
     return false
   }
 
-  /** Brings the copy up to date; `full` also loads every caller's bucket and catches the journal up (control requests). */
+  const refuse = connection.corrupt
+  /** The created pets' list of the copy's epoch. */
+  const createdKey = () => `${prefix}e${epoch}:created`
+  /** The meta's version when a pull last found a value this version did not write: a reset may start over from it. */
+  let corruptAt: { readonly version: string; readonly life: string } | undefined
+
+  /**
+   * Brings the copy up to date; `full` also loads every caller's bucket and catches the journal up (control requests).
+   * Every value is decoded (store-values.ts) before it is applied; one this version did not write is a 503
+   * `store_corrupt` naming its key, and the world is marked not ready until a full pull reads it whole again.
+   */
   async function pull(full: boolean): Promise<void> {
+    let seen: typeof corruptAt
+    try {
+      await pullChecked(full, (at) => (seen = at))
+      if (full) {
+        corruptAt = undefined
+        connection.clearCorrupt(prefix)
+      }
+    } catch (error) {
+      if (isStoreCorrupt(error)) {
+        corruptAt = seen
+        connection.markCorrupt(prefix, error.message, () => sync(true))
+      }
+      throw error
+    }
+  }
+
+  /** Brought up to date once for every caller waiting at the same time; a full sync waits for one under way. */
+  function sync(full: boolean): Promise<void> {
+    if (syncing !== undefined && !full) return syncing
+    const run = (syncing ?? Promise.resolve()).catch(() => {}).then(() => pull(full))
+    const current = run.finally(() => {
+      if (syncing === current) syncing = undefined
+    })
+    syncing = current
+    return current
+  }
+
+  async function pullChecked(full: boolean, saw: (at: NonNullable<typeof corruptAt>) => void, seeds = 0): Promise<void> {
     const core = options.core()
-    const flat = (await call('HGETALL', metaKey)) as string[]
-    const meta = new Map<string, string>()
-    for (let index = 0; index + 1 < flat.length; index += 2) meta.set(flat[index]!, flat[index + 1]!)
-    // What is left of each rule's `times` across the fleet, when a rule has some.
-    const faults = meta.get('faults') ?? ''
-    const times = faults.includes('"remaining"') ? ((await call('HGETALL', `${prefix}fault-times`)) as string[]) : []
-    if (meta.size === 0) {
+    const meta = decodeMeta(await call('HGETALL', metaKey), metaKey, refuse)
+    if (meta === undefined) {
       // An empty store (a new world, or a store that came back empty): this world, from the options, seeded once.
       if (version !== '') {
         applying = true
@@ -141,81 +195,107 @@ export function createWorldMirror(options: WorldMirrorOptions) {
           applying = false
         }
       }
-      if (!(await publishEpoch('init'))) await pull(full)
-      return
+      if (await publishEpoch('init')) return
+      // Another instance seeded it first: read again, a bounded number of times (a world removed on every read, by
+      // another process, is a 503, not a loop).
+      if (seeds === maxStaleReads) throw connection.unavailable(`had ${options.world}'s world removed on every read`)
+      return pullChecked(full, saw, seeds + 1)
     }
+    saw({ version: meta.version, life: meta.life })
+    // What is left of each rule's `times` across the fleet, when a rule has some.
+    const timesKey = `${prefix}fault-times`
+    const times = meta.faultsText.includes('"remaining"')
+      ? decodeFaultTimes(await call('HGETALL', timesKey), timesKey, refuse)
+      : new Map<string, number>()
     applying = true
     try {
-      if (meta.get('epoch') !== epoch || (meta.get('life') ?? '') !== life) {
-        const nextEpoch = meta.get('epoch')!
-        const snapshot = (await call('GET', `${prefix}e${nextEpoch}:snapshot`)) as string | null
-        if (snapshot === null) throw new Error(`The shared store lost the snapshot of ${options.world}'s epoch ${nextEpoch}`)
-        core.restore(JSON.parse(snapshot))
-        epoch = nextEpoch
+      if (meta.epoch !== epoch || meta.life !== life) {
+        const snapshotKey = `${prefix}e${meta.epoch}:snapshot`
+        const snapshot = decodeSnapshot(await call('GET', snapshotKey), snapshotKey, refuse)
+        applyChecked(refuse, snapshotKey, () => core.restore(snapshot))
+        epoch = meta.epoch
         pets = 0
         // The snapshot brought its own rules: the world's are loaded below, whatever was loaded before.
         faultsText = ''
         journal.restart()
-        counters = { ...counters, journalVersion: meta.get('journalVersion') ?? '' }
+        counters = { ...counters, journalVersion: meta.journalVersion }
       }
-      const offsetMs = Number(meta.get('clockOffsetMs') ?? '0')
-      const frozen = meta.get('clockFrozenAt') ?? ''
-      const frozenAt = frozen === '' ? null : Number(frozen)
-      if (core.clock.setting.offsetMs !== offsetMs || core.clock.setting.frozenAt !== frozenAt) core.clock.restore({ offsetMs, frozenAt })
-      const rulesText = `${faults}${times.join(' ')}`
-      if (rulesText !== faultsText && faults !== '') {
-        const parsed = JSON.parse(faults) as { nextId: number; rules: FaultRule[] }
-        core.faults.load(fleetRules(parsed.rules, times), parsed.nextId)
+      const { clockOffsetMs: offsetMs, frozenAt } = meta
+      if (core.clock.setting.offsetMs !== offsetMs || core.clock.setting.frozenAt !== frozenAt) {
+        applyChecked(refuse, `${metaKey}, fields clockOffsetMs and clockFrozenAt`, () => core.clock.restore({ offsetMs, frozenAt }))
+      }
+      const rulesText = `${meta.faultsText}${JSON.stringify([...times])}`
+      if (rulesText !== faultsText && meta.faults !== undefined) {
+        const { rules, nextId } = meta.faults
+        applyChecked(refuse, `${metaKey}, field faults`, () => core.faults.load(fleetRules(rules as FaultRule[], times), nextId))
         faultsText = rulesText
       }
-      if ((meta.get('journalVersion') ?? '') !== counters.journalVersion) {
+      if (meta.journalVersion !== counters.journalVersion) {
         core.journal.clear()
         journal.restart()
       }
-      if ((meta.get('pactVersion') ?? '') !== counters.pactVersion) core.journal.clearPact()
-      if ((meta.get('coverageVersion') ?? '') !== counters.coverageVersion) core.resetCoverage()
-      counters = {
-        journalVersion: meta.get('journalVersion') ?? '',
-        pactVersion: meta.get('pactVersion') ?? '',
-        coverageVersion: meta.get('coverageVersion') ?? '',
-      }
-      version = meta.get('version') ?? ''
-      life = meta.get('life') ?? ''
+      if (meta.pactVersion !== counters.pactVersion) core.journal.clearPact()
+      if (meta.coverageVersion !== counters.coverageVersion) core.resetCoverage()
+      counters = { journalVersion: meta.journalVersion, pactVersion: meta.pactVersion, coverageVersion: meta.coverageVersion }
+      version = meta.version
+      life = meta.life
     } finally {
       applying = false
     }
     // From the count before the round trip: pets added while it was under way (a createPet's reply) are skipped, not
     // shifted (taking \`pets\` after the await put a pet under the next one's id on a busy instance).
     const from = pets
-    const created = (await call('LRANGE', `${prefix}e${epoch}:created`, from, -1)) as string[]
+    const created = decodeList(await call('LRANGE', createdKey(), from, -1), createdKey(), refuse)
     await applyPets(created, from, from + created.length)
     if (!full) return
-    const flatBuckets = (await connection.run(storeScripts.buckets, [metaKey], [prefix, epoch])) as string[]
-    core.limiter.load(bucketRecords(flatBuckets))
+    const callersKey = `${prefix}e${epoch}:`
+    const buckets: BucketRecord[] = []
+    // Bounded: the cap's batches and one more (callers come and go between batches; none is read twice in a row).
+    for (let start = 0, batches = 0; batches <= options.maxAnonymous / bucketBatch + 1; start += bucketBatch, batches++) {
+      const reply = await connection.run(storeScripts.buckets, [metaKey], [prefix, epoch, start, bucketBatch])
+      const [held] = decodeReply(Array.isArray(reply) ? ['ok', ...reply] : reply, 1, callersKey, refuse).slice(1) as number[]
+      buckets.push(...decodeBuckets((reply as unknown[]).slice(1), callersKey, refuse))
+      if (start + bucketBatch >= held!) break
+    }
+    applyChecked(refuse, `${callersKey}rl:*`, () => core.limiter.load(buckets))
     const restarts = journal.restarts
-    const entries = (await call('XRANGE', `${prefix}journal`, `(${journal.lastId}`, '+', 'COUNT', 10_000)) as [string, string[]][]
-    journal.apply(
-      entries.flatMap(([id, fields]) => [id, fields[1], fields[3], fields[5]]),
-      restarts,
-    )
+    const streamKey = `${prefix}journal`
+    const entries = await call('XRANGE', streamKey, `(${journal.lastId}`, '+', 'COUNT', 10_000)
+    journal.apply(decodeStreamEntries(entries, streamKey, refuse), restarts)
   }
 
-  /** Adds the created pets a reply carried from `first` on (those this copy lacks), fetching the rest up to `total`. */
+  /**
+   * Adds the created pets a reply carried from `first` on (those this copy lacks), fetching the rest up to `total`:
+   * each fetch once. A list that holds fewer than the world counted (another process emptied it, or the epoch moved on
+   * meanwhile) is no reason to fetch again: a fetch that falls short is refused, so the catch-up never loops.
+   */
   async function applyPets(created: readonly string[], first: number, total: number): Promise<void> {
     const core = options.core()
+    const key = createdKey()
+    const fetch = async (from: number, to: number) => {
+      const fetched = decodeList(await call('LRANGE', key, from, to - 1), key, refuse)
+      if (fetched.length < to - from) {
+        const now = (await call('HGET', metaKey, 'epoch')) as string | null
+        if (now !== epoch) throw new ApiError('simulator_reset', 'The simulator was reset while this request was under way: send it again')
+        throw refuse(key, `it holds ${from + fetched.length} pets where the world counts ${to}`)
+      }
+      return fetched
+    }
     if (pets < first) {
       // A gap before what the reply carried: fetched first, so that every pet goes under its own id.
       const from = pets
-      await applyPets((await call('LRANGE', `${prefix}e${epoch}:created`, from, first - 1)) as string[], from, first)
+      await applyPets(await fetch(from, first), from, first)
     }
-    for (let index = pets - first; index < created.length; index++) {
-      core.store.create(JSON.parse(created[index]!) as NewPet)
+    const skipped = pets - first
+    const decoded = decodePets(skipped > 0 ? created.slice(skipped) : created, key, refuse)
+    for (const pet of decoded) {
+      // A list longer than the cap the scripts keep (another process pushed past it) fills the copy: refused too.
+      applyChecked(refuse, key, () => core.store.create(pet))
       pets++
     }
     if (pets < total) {
       const from = pets
-      const rest = (await call('LRANGE', `${prefix}e${epoch}:created`, from, total - 1)) as string[]
-      await applyPets(rest, from, total)
+      await applyPets(await fetch(from, total), from, total)
     }
   }
 
@@ -234,15 +314,7 @@ export function createWorldMirror(options: WorldMirrorOptions) {
     },
     applyPets,
     /** Brought up to date once for every caller waiting at the same time; a full sync waits for one under way. */
-    sync(full: boolean): Promise<void> {
-      if (syncing !== undefined && !full) return syncing
-      const run = (syncing ?? Promise.resolve()).catch(() => {}).then(() => pull(full))
-      const current = run.finally(() => {
-        if (syncing === current) syncing = undefined
-      })
-      syncing = current
-      return current
-    },
+    sync,
     /** Notes what the world's simulator changes while a control request of this instance runs. */
     watch(core: SimulatorCore): void {
       core.events.subscribe((event) => {
@@ -256,7 +328,16 @@ export function createWorldMirror(options: WorldMirrorOptions) {
       // (the lanes keep a body once read, so it reads the same the second time). The answer is the last run's.
       const run = async () => {
         for (let runs = 1; ; runs++) {
-          await this.sync(true)
+          // A world holding a value this version did not write can still be reset (or given a snapshot or a
+          // scenario): a change that replaces the whole state is made on the copy as it is and published over the
+          // meta's version as last read; any other change is refused with the store's refusal, nothing published.
+          let refused: { readonly error: unknown; readonly at: NonNullable<typeof corruptAt> } | undefined
+          try {
+            await this.sync(true)
+          } catch (error) {
+            if (!isStoreCorrupt(error) || corruptAt === undefined) throw error
+            refused = { error, at: corruptAt }
+          }
           const changes = new Set<Change>()
           watching = changes
           let outcome: { readonly answer: Answer } | { readonly error: unknown }
@@ -272,7 +353,16 @@ export function createWorldMirror(options: WorldMirrorOptions) {
           if (request.method === 'DELETE' && request.path === '/__sim/coverage') changes.add('coverage')
           // A new epoch carries the clock and the rules with it.
           if (changes.has('epoch')) for (const carried of ['clock', 'faults', 'journal'] as const) changes.delete(carried)
+          if (refused !== undefined) {
+            if (!changes.has('epoch')) {
+              forget(changes.add('epoch'))
+              throw refused.error
+            }
+            version = refused.at.version
+            life = refused.at.life
+          }
           if (await publishAll(changes)) {
+            if (refused !== undefined) connection.clearCorrupt(prefix)
             if ('error' in outcome) throw outcome.error
             return outcome.answer
           }
