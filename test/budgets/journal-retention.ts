@@ -29,7 +29,14 @@ const { port } = server.address() as AddressInfo
 const agent = new Agent({ keepAlive: true, maxSockets: 1 })
 function send(method: string, path: string, headers: Record<string, string>, body?: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const sent = httpRequest({ host: '127.0.0.1', port, method, path, agent, headers: { authorization: 'Bearer retention-key', ...headers } })
+    const sent = httpRequest({
+      host: '127.0.0.1',
+      port,
+      method,
+      path,
+      agent,
+      headers: { authorization: 'Bearer retention-key', ...headers },
+    })
     sent.on('response', (response) => {
       response.resume()
       response.on('end', () => resolve(response.statusCode ?? 0))
@@ -42,7 +49,8 @@ const json = { 'content-type': 'application/json' }
 // Small createPets (what most exchanges are), then the issue's mix: 120 KB createPets, listPets with a 12 KB header
 // and an 8 KB query.
 async function traffic(smallCount: number, largeCount: number): Promise<void> {
-  for (let index = 0; index < smallCount; index++) await send('POST', '/v1/pets', json, JSON.stringify({ name: `Rex${index}`, categoryId: 1 }))
+  for (let index = 0; index < smallCount; index++)
+    await send('POST', '/v1/pets', json, JSON.stringify({ name: `Rex${index}`, categoryId: 1 }))
   for (let index = 0; index < largeCount; index++) {
     await send('POST', '/v1/pets', json, JSON.stringify({ name: `Big${index}`, categoryId: 1, notes: 'n'.repeat(120_000) }))
     await send('GET', `/v1/pets?limit=5&q=${'q'.repeat(8000)}${index}`, { 'x-trace': 't'.repeat(12_000) })
