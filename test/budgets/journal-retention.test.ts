@@ -19,4 +19,14 @@ describe("the journal's capture of Node requests", () => {
     expect(figures.bufferBytes).toBeLessThanOrEqual(large * defaults.journalBodyCapBytes + 256 * 1024)
     expect(figures.heldBytes).toBeLessThanOrEqual(figures.estimated!)
   }, 120_000)
+
+  it('leaves no body reachable from its request once the body is handed on', () => {
+    const script = fileURLToPath(new URL('./body-retention.ts', import.meta.url))
+    const line = execFileSync(process.execPath, ['--expose-gc', script, '40'], { encoding: 'utf8', timeout: 120_000 })
+    const figures = JSON.parse(line) as Record<string, unknown>
+    expect(figures).toMatchObject({ heldRequests: 40, statuses: [201] })
+    // Before: 9,603,200 bytes, each request's chunks and its whole body (twice 120 KB) reached from the request's
+    // listeners, which a promoted request keeps until a full collection. Now none: at most one body's slack.
+    expect(figures.bufferBytes).toBeLessThan(figures.bodyBytes as number)
+  }, 120_000)
 })
