@@ -45,6 +45,13 @@ export const defaults = Object.freeze({
      * has some dozens; a client sending ever new query names would have as many. Past it an export fails, saying so.
      */
     maxInteractions: 500,
+    /**
+     * The most bytes (estimated, pact-example.ts) the kept interactions hold in one world: 4 MiB. Only what a pact
+     * reads is kept: some 6.6 kB estimated (3.3 kB measured) an interaction of a createPet with a query, so 500 fit;
+     * 500 shapes of 20 kB bodies and 4 kB headers held 12 MB a world before (issue 45: 2.8 GiB for 50 sandboxes of
+     * 64 KiB bodies). Past it a new shape is not kept, and an export fails, saying so, until the pact is cleared.
+     */
+    maxKeptBytes: 4 * 1024 * 1024,
     /** The most bytes of an exported pact's interactions (UTF-16 units of their JSON): some 8 MB, past it `pact_too_large`. */
     maxBytes: 8 * 1024 * 1024,
   }),

@@ -104,6 +104,13 @@ function collectBody(
   budget: BodyBudget | undefined,
 ): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
+    // Dropped once the body is handed on (issue 45, Low 15): the listeners below stay on the request until it is
+    // collected, and every closure of a body shares one context, so the chunks and the promise's settling functions
+    // (which reach the body) stayed alive with the request. A request outlives a few scavenges and is promoted, so
+    // its bodies were freed only by a full collection: 120 KB createPets with the journal keeping nothing held RSS
+    // at 367 MiB, 264 MiB with these dropped.
+    let resolveBody: ((body: Uint8Array) => void) | undefined = resolve
+    let rejectBody: ((error: unknown) => void) | undefined = reject
     let first: Buffer | undefined
     let chunks: Buffer[] | undefined
     let size = 0
@@ -134,13 +141,18 @@ function collectBody(
       giveBack()
       incoming.off('data', onData)
       incoming.resume()
-      reject(error)
+      const settled = rejectBody!
+      resolveBody = rejectBody = first = chunks = undefined
+      settled(error)
     }
     function finish(): void {
       if (done) return
       done = true
       budget?.untrack(incoming)
-      resolve(chunks === undefined ? (first ?? Buffer.alloc(0)) : Buffer.concat(chunks, size))
+      const settled = resolveBody!
+      const body = chunks === undefined ? (first ?? Buffer.alloc(0)) : Buffer.concat(chunks, size)
+      resolveBody = rejectBody = first = chunks = undefined
+      settled(body)
       // The bytes are the pipeline's now; it reads them at once (decoding or refusing them).
       giveBack()
     }

@@ -732,6 +732,43 @@ patterns.push({
   },
 })
 
+patterns.push({
+  name: 'mixed-large-exchanges',
+  // A key of its own: the demo enterprise key's 5,000 a minute would answer most of them 429, small.
+  args: ['--key', 'soak-mixed-key=enterprise:1000000000/1000000000', '--key', 'demo-enterprise-key=enterprise:5000/1000000'],
+  what: `4 clients for ${Number(process.env.SOAK_MIXED_SECONDS ?? 30)} s (SOAK_MIXED_SECONDS): 120 KB createPet bodies, and listPets with a 12 KB header and an 8 KB query (issue 45, Low 15: RSS 538-745 MiB)`,
+  async run(simulator) {
+    const { port } = simulator
+    const api = `http://127.0.0.1:${port}/v1`
+    const until = Date.now() + Number(process.env.SOAK_MIXED_SECONDS ?? 30) * 1000
+    const body = JSON.stringify({ name: 'Big', categoryId: 1, notes: 'n'.repeat(120_000) })
+    const trace = 't'.repeat(12_000)
+    let requests = 0
+    let failed = 0
+    const clients = Array.from({ length: 4 }, async (_, client) => {
+      // Bounded in count as well as time.
+      for (let index = 0; index < 100_000 && Date.now() < until; index++) {
+        const response =
+          index % 2 === 0
+            ? await fetch(`${api}/pets`, {
+                method: 'POST',
+                headers: { Authorization: 'Bearer soak-mixed-key', 'Content-Type': 'application/json' },
+                body,
+              }).catch(() => undefined)
+            : await fetch(`${api}/pets?limit=20&q=${'q'.repeat(8000)}${client}-${index}`, {
+                headers: { Authorization: 'Bearer soak-mixed-key', 'x-trace': trace },
+              }).catch(() => undefined)
+        await response?.arrayBuffer().catch(() => undefined)
+        if (response === undefined || response.status >= 500) failed++
+        requests++
+      }
+    })
+    const latency = await legitimateLatency(port, until)
+    await Promise.all(clients)
+    return { notes: `${requests} requests (${failed} failed); RSS after ${simulator.memory().now.toFixed(0)} MiB; ${latency}` }
+  },
+})
+
 const chosen = process.argv.slice(2)
 const results: Array<{ name: string; baseline: number; peak: number; notes: string; seconds: number }> = []
 for (const pattern of patterns) {

@@ -68,7 +68,16 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
         // With a shared store (`--store`), not ready while it does not answer: a load balancer drains the instance.
         const store = simulator.shared?.health()
         if (store !== undefined && !store.ready) return jsonResponse({ status: 'unavailable', store }, 503)
-        return jsonResponse({ status: 'ok', ...(store === undefined ? {} : { store }), pets: simulator.store.size, ...clockState() }, 200)
+        return jsonResponse(
+          {
+            status: 'ok',
+            ...(store === undefined ? {} : { store }),
+            pets: simulator.store.size,
+            ...clockState(),
+            memory: simulator.memory(),
+          },
+          200,
+        )
       },
     },
     {

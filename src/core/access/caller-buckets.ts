@@ -10,6 +10,17 @@ import { defaults } from '../defaults.ts'
  */
 export const defaultMaxAnonymousBuckets = defaults.maxAnonymousBuckets
 
+/**
+ * Bytes counted for one caller's bucket in a world's memory (world-memory.ts): 180 measured for an IPv4 address (see
+ * above), rounded up for IPv6 ids and a ban's entry.
+ */
+export const callerBucketBytes = 256
+
+/** The most bytes of callers' buckets: the anonymous cap, and one bucket per key (keyed callers are the keys in force). */
+export function callersMaxBytes(maxAnonymousBuckets: number, keys: number): number {
+  return (maxAnonymousBuckets + keys) * callerBucketBytes
+}
+
 /** The prefix of the ids of anonymous callers' buckets, one per client address (`anonymous:<address>`). */
 export const anonymousCallerPrefix = 'anonymous:'
 

@@ -92,7 +92,8 @@ export function toPact(entries: readonly JournalEntry[], options: PactOptions = 
   if (overflow > 0) {
     throw new ApiError(
       'pact_too_large',
-      `More than ${defaults.pact.maxInteractions} distinct interactions were recorded (${overflow}${overflow >= defaults.pact.maxInteractions ? ' or more' : ''} more were not kept): ` +
+      `The pact keeps at most ${defaults.pact.maxInteractions} distinct interactions, in ${defaults.pact.maxKeptBytes} bytes: ` +
+        `${overflow}${overflow >= defaults.pact.maxInteractions ? ' or more' : ''} more were not kept; ` +
         'clear them between test files (journal.clearPact(), DELETE /__sim/requests.pact)',
     )
   }

@@ -2,6 +2,7 @@ import { defaults } from '../defaults.ts'
 import { compileFilter, matches, type FilterableEntry, type JournalFilter } from '../journal/journal-filter.ts'
 import type { JournalEntry, RecordedRequest } from '../journal/journal-types.ts'
 import type { PactConversions } from './pact-export.ts'
+import { pactExample } from './pact-example.ts'
 
 // The pact's interactions are kept apart from the journal (issue 36): the README's `afterEach(() => simulator.reset())`
 // and the Playwright recipe's `POST /__sim/reset` empty the journal between tests, and a pact exported from it then held
@@ -17,12 +18,25 @@ export interface PactRecorder {
    * request (`operation`, `method` and `status` are the shape's own; `path`, `key`, `since`… its example's).
    */
   entries(filter?: JournalFilter): JournalEntry[]
-  /** How many distinct shapes were seen past the cap (not kept): an export then fails, saying so. */
+  /** How many distinct shapes were seen past the caps (not kept): an export then fails, saying so. */
   overflow(): number
+  /** What the recorder holds against its bounds: interactions and their estimated bytes. */
+  usage(): PactUsage
   /** Forgets every interaction; returns how many there were. */
   clear(): number
   /** The kept entries as interactions, converted once (pact-export.ts): a kept entry never changes. */
   readonly conversions: PactConversions
+}
+
+/** The recorder against its bounds (`simulator.pact.usage()`, `GET /__sim/health`'s `memory.pact`). */
+export interface PactUsage {
+  readonly interactions: number
+  readonly maxInteractions: number
+  /** Estimated bytes in memory of the kept examples and the shapes seen (an over-estimate). */
+  readonly bytes: number
+  readonly maxBytes: number
+  /** Distinct shapes not kept, past either cap, since the last clear (at most `maxInteractions` are told apart). */
+  readonly overflow: number
 }
 
 export interface PactRecorderOptions {
@@ -32,24 +46,34 @@ export interface PactRecorderOptions {
   readonly basePath: string
   /** The most interactions kept. Default `defaults.pact.maxInteractions`. */
   readonly maxInteractions?: number
+  /** The most bytes (estimated) the kept examples hold. Default `defaults.pact.maxKeptBytes`. */
+  readonly maxBytes?: number
 }
 
 export function createPactRecorder(options: PactRecorderOptions): PactRecorder {
   const maxInteractions = options.maxInteractions ?? defaults.pact.maxInteractions
+  const maxBytes = options.maxBytes ?? defaults.pact.maxKeptBytes
   let shapes: ShapeTree = new Map()
   let kept: JournalEntry[] = []
-  let overflow = new Set<string>()
+  let bytes = 0
+  // Hashes of the shapes not kept, not the shapes: a shape holds query names up to Node's 16 KiB of headers.
+  let overflow = new Set<number>()
+  const refuse = (shape: Shape) => {
+    // Bounded too: a hostile client's query names are unbounded, and the count is what the error reports.
+    if (overflow.size < maxInteractions) overflow.add(shapeHash(shape))
+  }
   return {
     observe(recorded) {
       const shape = pactShape(recorded)
       if (shape === undefined || has(shapes, shape)) return
-      if (kept.length >= maxInteractions) {
-        // Bounded too: a hostile client's query names are unbounded, and the count is what the error reports.
-        if (overflow.size < maxInteractions) overflow.add(shape.join('\n'))
-        return
-      }
+      if (kept.length >= maxInteractions) return refuse(shape)
+      // Only what the pact reads is kept (pact-example.ts): the view itself is dropped once cut down.
+      const example = pactExample(options.view(recorded))
+      const size = example.bytes + shapeBytes(shape)
+      if (bytes + size > maxBytes) return refuse(shape)
       add(shapes, shape)
-      kept.push(options.view(recorded))
+      kept.push(example.entry)
+      bytes += size
     },
     entries(filter) {
       const tests = compileFilter({ ...filter, limit: undefined }, options.basePath)
@@ -58,15 +82,34 @@ export function createPactRecorder(options: PactRecorderOptions): PactRecorder {
       return limit === undefined || taken.length <= limit ? taken : taken.slice(taken.length - limit)
     },
     overflow: () => overflow.size,
+    usage: () => ({ interactions: kept.length, maxInteractions, bytes, maxBytes, overflow: overflow.size }),
     conversions: new WeakMap(),
     clear() {
       const count = kept.length
       shapes = new Map()
       kept = []
+      bytes = 0
       overflow = new Set()
       return count
     },
   }
+}
+
+/** A shape's parts in the tree of shapes: each a map entry and a map, its string at two bytes a character. */
+function shapeBytes(shape: Shape): number {
+  let size = 0
+  for (const part of shape) size += 160 + (typeof part === 'string' ? 2 * part.length : 0)
+  return size
+}
+
+/** FNV-1a over a shape's parts: which overflowing shapes are the same, in 4 bytes a shape. */
+function shapeHash(shape: Shape): number {
+  let hash = 0x811c9dc5
+  for (const part of shape) {
+    const text = `${part}\n`
+    for (let index = 0; index < text.length; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193)
+  }
+  return hash >>> 0
 }
 
 /**

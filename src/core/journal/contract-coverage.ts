@@ -72,8 +72,25 @@ export interface CoveredOperation {
 export interface CoverageTally {
   /** One answer. Cheap: it runs for every request. */
   count(operation: string, status: number, kind: AnswerKind): void
+  /** The bytes the counts hold (estimated) against the most they can: see {@link coverageMaxBytes}. */
+  usage(): { readonly bytes: number; readonly maxBytes: number }
   report(): ContractCoverage
   clear(): void
+}
+
+/** Bytes counted for one count of coverage (a map entry and its array of three), and for each operation's map. */
+export const coverageTallyBytes = 128
+
+/**
+ * The statuses coverage can tell apart per operation: every three-digit status a fault rule may answer (100-599)
+ * and 0 for no answer. With the operations (a fixed list: the route table's and the two unmatched), what bounds
+ * coverage whatever is sent.
+ */
+export const coverageStatuses = 501
+
+/** The most bytes of coverage for `operations` operations (the route table's; routeNotFound and methodNotAllowed added). */
+export function coverageMaxBytes(operations: number): number {
+  return (operations + 2) * (coverageStatuses + 1) * coverageTallyBytes
 }
 
 const kindIndex = { behaviour: 0, forced: 1, fault: 2 } as const satisfies Record<AnswerKind, number>
@@ -85,22 +102,29 @@ export function createCoverageTally(
 ): CoverageTally {
   /** Operation -> status -> [behaviour, forced, fault]. */
   let counts = new Map<string, Map<number, [number, number, number]>>()
+  /** Maps and counts held, for {@link CoverageTally.usage}. */
+  let held = 0
+  const maxBytes = coverageMaxBytes(operations.length)
   return {
     count(operation, status, kind) {
       let byStatus = counts.get(operation)
       if (byStatus === undefined) {
         byStatus = new Map()
         counts.set(operation, byStatus)
+        held++
       }
       let tally = byStatus.get(status)
       if (tally === undefined) {
         tally = [0, 0, 0]
         byStatus.set(status, tally)
+        held++
       }
       tally[kindIndex[kind]]++
     },
+    usage: () => ({ bytes: held * coverageTallyBytes, maxBytes }),
     clear() {
       counts = new Map()
+      held = 0
     },
     report() {
       const tally = { spec: { documented: 0, met: 0 }, simulator: { documented: 0, met: 0 } }

@@ -84,7 +84,12 @@ export function captureExchange(parts: ExchangeParts, cap: number): CapturedExch
   }
   let requestBody = parts.requestBody
   const requestBodySize = requestBody?.byteLength ?? 0
-  if (requestBody !== undefined && requestBody.byteLength > cap) requestBody = requestBody.slice(0, cap)
+  // Copied out whenever it is a view of more bytes than it keeps (issue 45, Low 15): a Node Buffer's `slice` is a view,
+  // so a 1 MiB body cut to the cap held the whole MiB, counted as 64 KiB, and so did a body read as a slice of a larger
+  // chunk (a middleware's). A body that is its buffer's every byte (Node's own chunk, a concatenation) holds nothing
+  // more, and is kept as it is: a copy would cost every request an allocation.
+  if (requestBody !== undefined && (requestBody.byteLength > cap || requestBody.byteLength < requestBody.buffer.byteLength))
+    requestBody = new Uint8Array(requestBody.subarray(0, cap))
   bytes += requestBody?.byteLength ?? 0
   let responseBody: string | Uint8Array | undefined = parts.responseBody
   let responseBodySize = -1

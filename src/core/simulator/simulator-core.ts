@@ -21,6 +21,8 @@ import type { PetStatus } from '../model/pet-types.ts'
 import { createSeededRandom } from '../time/seeded-random.ts'
 import type { Latency, RandomSource, OperationContext } from '../operations/operation-context.ts'
 import { createSimulatorEvents } from './simulator-events.ts'
+import { worldMemory } from './world-memory.ts'
+import { callerBucketBytes, callersMaxBytes } from '../access/caller-buckets.ts'
 import { readStatus } from '../state/simulator-status.ts'
 import { scenarioTable } from '../state/scenarios.ts'
 import { createStateControl, type StateConfig } from '../state/state-control.ts'
@@ -64,7 +66,8 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     },
   }
   const ban = options.ban === false ? false : { ...defaults.ban, ...options.ban }
-  const limiter = createRateLimiter({ clock, ban, maxAnonymousBuckets: options.maxAnonymousBuckets ?? defaults.maxAnonymousBuckets })
+  const maxAnonymousBuckets = options.maxAnonymousBuckets ?? defaults.maxAnonymousBuckets
+  const limiter = createRateLimiter({ clock, ban, maxAnonymousBuckets })
   const deprecation = { ...getPetDeprecation, ...options.deprecation }
   const coverage = createCoverageTally(apiRoutes, () => deprecation.sunsetAt)
   const scrub = createKeyScrubber(() => ring.keys)
@@ -72,6 +75,7 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
   const pact = createPactRecorder({
     view: (recorded) => toEntry(sandboxPath === '' ? recorded : { ...recorded, path: recorded.path.slice(sandboxPath.length) }, scrub),
     basePath,
+    maxBytes: checkedBytes('pactMaxBytes', options.pactMaxBytes ?? defaults.pact.maxKeptBytes),
   })
   const journal = withPactExport(
     createRequestJournal({
@@ -160,6 +164,16 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     events,
     coverage: () => coverage.report(),
     resetCoverage: () => coverage.clear(),
+    memory: () => {
+      const journalUsage = journal.usage()
+      const pactUsage = pact.usage()
+      return worldMemory({
+        journal: { bytes: journalUsage.bytes, maxBytes: journalUsage.maxBytes },
+        pact: { bytes: pactUsage.bytes, maxBytes: pactUsage.maxBytes },
+        coverage: coverage.usage(),
+        callers: { bytes: limiter.size * callerBucketBytes, maxBytes: callersMaxBytes(maxAnonymousBuckets, ring.keys.length) },
+      })
+    },
     reset: control.reset,
     get scenario() {
       return control.scenario
@@ -260,6 +274,11 @@ function checkedClock(source: Clock): Clock {
       )
     },
   }
+}
+
+function checkedBytes(name: string, value: number): number {
+  if (!(Number.isSafeInteger(value) && value >= 0)) throw new RangeError(`${name} must be a whole number of bytes (got ${value})`)
+  return value
 }
 
 function validateLatency(latency: Latency | undefined): void {

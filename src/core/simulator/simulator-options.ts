@@ -9,6 +9,7 @@ import type { FaultRuleInput, FaultRules } from '../faults/fault-rules.ts'
 import type { ApiPipeline } from '../pipeline/api-pipeline.ts'
 import type { Clock, SimulatorClock } from '../time/clock.ts'
 import type { ContractCoverage } from '../journal/contract-coverage.ts'
+import type { WorldMemory } from './world-memory.ts'
 import type { RequestJournal } from '../journal/request-journal.ts'
 import type { PactExport } from '../contract/pact-module.ts'
 import type { PactRecorder } from '../contract/pact-recorder.ts'
@@ -55,6 +56,11 @@ export interface SimulatorOptions {
   journalMaxBytes?: number
   /** The most bytes the journal keeps of each body, the rest cut and marked `truncated`. Default 64 KiB. */
   journalBodyCapBytes?: number
+  /**
+   * The most bytes (estimated) the pact's kept interactions hold; past it a new shape is not kept and an export fails
+   * until `journal.clearPact()`. Default 4 MiB (docs/journal.md, "Memory budgets").
+   */
+  pactMaxBytes?: number
   /** When getPet counts as deprecated and when it is removed. Default: deprecated 2025-12-05, removed 2030-12-05. */
   deprecation?: Partial<DeprecationPolicy>
   /** Largest request body in bytes, on every lane; larger ones get 413. Default 1 MiB. */
@@ -147,6 +153,11 @@ export interface SimulatorCore {
   coverage(): ContractCoverage
   /** Starts contract coverage over. */
   resetCoverage(): void
+  /**
+   * What this world keeps, store by store, in estimated bytes against each store's budget (docs/journal.md, "Memory
+   * budgets"): the journal, the pact, coverage and the callers' buckets. `GET /__sim/health` answers it as `memory`.
+   */
+  memory(): WorldMemory
   /** The API's path prefix, e.g. `/v1`. */
   readonly basePath: string
   /** The origin and prefix of a full base URL (`https://api.example.com/v1`); `undefined` for a path prefix (any origin). */

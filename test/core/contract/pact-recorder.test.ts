@@ -44,7 +44,16 @@ function setUp(maxInteractions = 100) {
     view: (request) => {
       views.push(request)
       const { sequence: at, path, method, status, operation, caller } = request
-      return { sequence: at, path, method, status, operation, caller, request: { headers: {} } } as unknown as JournalEntry
+      return {
+        sequence: at,
+        path,
+        method,
+        status,
+        operation,
+        caller,
+        request: { method, path, query: {}, headers: {}, body: null },
+        response: { status, headers: {}, body: null },
+      } as unknown as JournalEntry
     },
   })
   return { recorder, views }
