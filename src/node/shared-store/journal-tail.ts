@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis'
-import type { WorldJournal } from './world-journal.ts'
+import { flattenEntries, type WorldJournal } from './world-journal.ts'
 
 /**
  * Follows the journal streams of every world this instance serves, on a connection of its own (a blocking read would
@@ -35,13 +35,13 @@ export function startJournalTail(client: Redis): {
         )) as unknown[] | null
         // RESP2 answers [[stream, entries], …]; RESP3 a map, which the client gives flat: stream, entries, ….
         const pairs = reply === null ? [] : Array.isArray(reply[0]) ? (reply as [string, Entries][]) : pairsOf(reply)
+        let deferred = false
         for (const [stream, entries] of pairs) {
           const read = streams.find(([name]) => name === stream)
-          read?.[1].apply(
-            entries.flatMap(([id, fields]) => [id, fields[1], fields[3], fields[5]]),
-            read[2],
-          )
+          if (read !== undefined && !read[1].apply(flattenEntries(entries), read[2])) deferred = true
         }
+        // An entry of a clear its world's copy has not synced yet: read again once the catch-up under way has applied it.
+        if (deferred) await new Promise((resolve) => setTimeout(resolve, 50))
       } catch {
         // The store is away: the requests answer 503 meanwhile; the tail tries again.
         if (!stopped) await new Promise((resolve) => setTimeout(resolve, 500))

@@ -1,10 +1,17 @@
-import type { RecordedRequest, RecordInput, RequestJournal } from '../../core/journal/request-journal.ts'
+import type { RecordedRequest, RecordInput } from '../../core/journal/request-journal.ts'
+import type { SimulatorCore } from '../../core/simulator/simulator-options.ts'
 
 /**
  * A world's journal fed from the fleet's stream: every instance's entries, this instance's included, go into the
  * local journal in stream order (which is the fleet-wide sequence's order), so filters, `waitFor`, the pact and the
  * coverage see the whole fleet's traffic. An instance's own entries are recorded from what it holds (the exchange as
  * sent), the others' from the stream's copy.
+ *
+ * A clear of the journal (a reset, `DELETE /__sim/requests`) keeps the stream: each entry carries the world's
+ * journal, pact and coverage versions when it was written (its generation), and one written before the journal's
+ * last clear feeds only the pact and the coverage, which resets and journal clears keep, as in memory. Deleting the
+ * stream instead left an instance that had not read it yet (the one that did not publish the reset) with a pact and
+ * coverage of nothing, where memory mode had every request (issue 45).
  */
 export interface WorldJournal {
   /** The stream id after which entries are still to be applied (`0`: all). */
@@ -13,25 +20,59 @@ export interface WorldJournal {
   readonly ownPrefix: string
   /** Starts a new entry of this instance: its origin tag for the stream, and the promise of its recorded entry. */
   begin(input: RecordInput): { readonly origin: string; readonly recorded: Promise<RecordedRequest>; cancel(error: unknown): void }
-  /** How many times the stream was cleared: a read sent before a clear is not applied after it. */
+  /** How many times the stream was started over: a read sent before is not applied after it. */
   readonly restarts: number
   /**
-   * Applies stream entries (flattened id, sequence, origin, payload) read when {@link restarts} was `restartsAtRead`,
-   * skipping those applied already. A read of the stream before it was cleared is dropped: applied after the clear, its
-   * entries would move `lastId` past entries of the new stream not yet applied.
+   * Applies stream entries (flattened id, sequence, origin, payload, generation) read when {@link restarts} was
+   * `restartsAtRead`, skipping those applied already. A read of the stream before it was started over is dropped:
+   * applied after it, its entries would move `lastId` past entries of the new stream not yet applied. Stops at an entry
+   * of a generation this copy has not reached (a clear or a new epoch it has not synced yet: applied now, the epoch's
+   * restore would drop it again) and has the copy brought up to date, which applies the rest: false then.
    */
-  apply(flat: readonly unknown[], restartsAtRead: number): void
+  apply(flat: readonly unknown[], restartsAtRead: number): boolean
   /** After the store's reply: an entry of this instance the stream no longer held (a journal of size 0) is recorded here. */
   settle(origin: string): void
-  /** The stream was cleared (a journal clear, a new epoch): the next entries start from the stream's beginning. */
+  /**
+   * The world's journal, pact and coverage versions as the store holds them ('' for never cleared): each one past this
+   * copy's is cleared here, as the instance that made the change cleared its own.
+   */
+  generations(journal: string, pact: string, coverage: string): void
+  /** The stream is a new one (a world the store lost, written again): the next entries start from its beginning. */
   restart(): void
 }
 
-export function createWorldJournal(journal: () => RequestJournal, instanceId: string): WorldJournal {
+/** Entries per entry in a flattened read: id, sequence, origin, payload, generation. */
+export const streamFields = 5
+
+/** A stream entry's fields (`s`, `o`, `p`, `g`, as the record script writes them) flattened after its id. */
+export function flattenEntries(entries: readonly (readonly [string, readonly string[]])[]): unknown[] {
+  return entries.flatMap(([id, fields]) => [id, fields[1], fields[3], fields[5], fields[7]])
+}
+
+export function createWorldJournal(core: () => SimulatorCore, instanceId: string, catchUp: () => Promise<void>): WorldJournal {
   let lastId = '0'
   let restarts = 0
   let counter = 0
+  /** The journal, pact and coverage versions this copy has applied. */
+  let applied = [0, 0, 0]
+  let catchingUp = false
+  /** Own entries a deferred read carried (origin -> stream id): recorded from what this instance holds if applied
+   * reads move past them without them (another of its own replies, which leave them out). */
+  const deferred = new Map<string, string>()
   const pending = new Map<string, { readonly input: RecordInput; resolve(entry: RecordedRequest): void }>()
+  const journal = () => core().journal
+  const advance = (next: readonly number[]) => {
+    if (next[0]! > applied[0]!) journal().clear()
+    if (next[1]! > applied[1]!) core().journal.clearPact()
+    if (next[2]! > applied[2]!) core().resetCoverage()
+    applied = applied.map((version, index) => Math.max(version, next[index]!))
+  }
+  const settle = (origin: string) => {
+    const own = pending.get(origin)
+    if (own === undefined) return
+    pending.delete(origin)
+    own.resolve(journal().record(own.input))
+  }
   return {
     get lastId() {
       return lastId
@@ -47,6 +88,7 @@ export function createWorldJournal(journal: () => RequestJournal, instanceId: st
         pending.set(origin, { input, resolve })
         cancel = (error) => {
           pending.delete(origin)
+          deferred.delete(origin)
           reject(error)
         }
       })
@@ -57,36 +99,71 @@ export function createWorldJournal(journal: () => RequestJournal, instanceId: st
       }
     },
     apply(flat, restartsAtRead) {
-      if (restartsAtRead !== restarts) return
-      for (let index = 0; index + 3 < flat.length; index += 4) {
+      if (restartsAtRead !== restarts) return true
+      for (let index = 0; index + streamFields - 1 < flat.length; index += streamFields) {
         const id = String(flat[index])
         if (compareIds(id, lastId) <= 0) continue
+        const generation = parseGeneration(flat[index + 4])
+        if (generation.some((version, at) => version > applied[at]!)) {
+          for (let rest = index; rest + 2 < flat.length; rest += streamFields) {
+            const origin = String(flat[rest + 2])
+            if (pending.has(origin)) deferred.set(origin, String(flat[rest]))
+          }
+          if (!catchingUp) {
+            catchingUp = true
+            void catchUp()
+              .catch(() => {})
+              .finally(() => {
+                catchingUp = false
+              })
+          }
+          return false
+        }
         lastId = id
         const sequence = Number(flat[index + 1])
         const origin = String(flat[index + 2])
         const own = pending.get(origin)
         const payload = String(flat[index + 3])
+        // An entry of before the journal's last clear feeds the pact and coverage only; one of before theirs, nothing.
+        const hold = generation[0] === applied[0]
+        const observed = hold || (generation[1] === applied[1] && generation[2] === applied[2])
         if (own !== undefined) {
           pending.delete(origin)
-          own.resolve(journal().record(own.input, sequence))
-        } else if (payload !== '') {
-          journal().record(decodeEntry(payload), sequence)
+          deferred.delete(origin)
+          own.resolve(journal().record(own.input, sequence, hold))
+        } else if (payload !== '' && observed) {
+          journal().record(decodeEntry(payload), sequence, hold)
         }
         // else: an entry of this instance's that it gave up waiting for (the store did not answer in time): its answer
         // went without an entry here, as the pipeline says; the other instances list it.
       }
+      // Own entries a deferred read carried, which this read moved past without: no read will carry them again.
+      for (const [origin, id] of deferred) {
+        if (compareIds(id, lastId) > 0) continue
+        deferred.delete(origin)
+        settle(origin)
+      }
+      return true
     },
-    settle(origin) {
-      const own = pending.get(origin)
-      if (own === undefined) return
-      pending.delete(origin)
-      own.resolve(journal().record(own.input))
+    settle,
+    generations(journalVersion, pactVersion, coverageVersion) {
+      advance(parseGeneration(`${journalVersion}/${pactVersion}/${coverageVersion}`))
     },
     restart() {
       restarts++
       lastId = '0'
+      applied = [0, 0, 0]
+      // The new stream holds none of them.
+      for (const origin of deferred.keys()) settle(origin)
+      deferred.clear()
     },
   }
+}
+
+/** An entry's generation, `<journal>/<pact>/<coverage>` versions ('' for 0). */
+function parseGeneration(text: unknown): number[] {
+  const parts = String(text ?? '').split('/')
+  return [0, 1, 2].map((index) => Number(parts[index] ?? '') || 0)
 }
 
 /** Stream ids `<ms>-<n>`, compared as numbers. */

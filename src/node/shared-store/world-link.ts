@@ -48,7 +48,7 @@ export function createWorldLink(link: WorldLinkOptions): Omit<SharedWorldLink, '
   }
   /** When the instance stops waiting for a script, on the store's clock (the instance's clock runs on it). */
   const deadline = () => link.clock.now() + connection.timeoutMs
-  const journal = createWorldJournal(() => attached().journal, link.instanceId)
+  const journal = createWorldJournal(attached, link.instanceId, () => mirror.sync(true))
   const mirror = createWorldMirror({ ...link, core: attached, journal, deadline })
   const { prefix, metaKey } = mirror
   const ban = options.ban === false ? undefined : { ...defaults.ban, ...options.ban }

@@ -4,7 +4,7 @@ import type { SimulatorCore } from '../../core/simulator/simulator-options.ts'
 import { storeFormat, type StoreConnection } from './store-connection.ts'
 import { storeScripts } from './store-scripts.ts'
 import { bucketRecords, epochArgs, fleetBusy, fleetRules, maxControlRuns } from './world-encoding.ts'
-import type { WorldJournal } from './world-journal.ts'
+import { flattenEntries, type WorldJournal } from './world-journal.ts'
 
 /** The changes a control request can make that the fleet must see, in the order they are published. */
 type Change = 'epoch' | 'clock' | 'faults' | 'journal' | 'pact' | 'coverage'
@@ -35,7 +35,6 @@ export function createWorldMirror(options: WorldMirrorOptions) {
   let life = ''
   let pets = 0
   let faultsText = ''
-  let counters = { journalVersion: '', pactVersion: '', coverageVersion: '' }
   let applying = false
   let watching: Set<Change> | undefined
   let syncing: Promise<void> | undefined
@@ -48,11 +47,12 @@ export function createWorldMirror(options: WorldMirrorOptions) {
     const args = epochArgs(options.core(), options.fingerprint)
     // A store that came back empty has lost its format mark too.
     if (kind === 'init') await call('SET', `${connection.namespace}:format`, storeFormat, 'NX')
+    // A new world's stream is a new one (the store lost the world, or never had it).
+    if (kind === 'init') journal.restart()
     if (!(await send([kind, ...args]))) return false
     // The rules are loaded again from the store's (the fleet's counts of `times`) at the next pull.
     faultsText = ''
     pets = 0
-    journal.restart()
     return true
   }
 
@@ -79,7 +79,7 @@ export function createWorldMirror(options: WorldMirrorOptions) {
     version = nextVersion
     epoch = nextEpoch
     life = nextLife
-    counters = { journalVersion, pactVersion, coverageVersion }
+    journal.generations(journalVersion, pactVersion, coverageVersion)
   }
 
   /** Publishes what a control request changed on the copy; false when the world moved on first (nothing written). */
@@ -92,15 +92,14 @@ export function createWorldMirror(options: WorldMirrorOptions) {
       args.push(JSON.stringify({ nextId: core.faults.nextId, rules: core.faults.list() }))
       faultsText = ''
     }
-    if (!(await send(args))) return false
-    if (change === 'journal') journal.restart()
-    return true
+    return send(args)
   }
 
   /**
    * Publishes every change, in order; false when the world moved on first. A copy whose changes the fleet does not
    * have (stale, or the store failed) forgets what it knows of them, so its next sync reads the fleet's again: the
-   * epoch's snapshot, the rules, the journal (the clock is compared at every sync).
+   * epoch's snapshot, the rules (the clock is compared at every sync). A journal, pact or coverage cleared on the copy
+   * alone stays so: the control request runs again on the fleet's copy, or answers 503.
    */
   async function publishAll(changes: ReadonlySet<Change>): Promise<boolean> {
     try {
@@ -118,7 +117,6 @@ export function createWorldMirror(options: WorldMirrorOptions) {
     version = 'forgotten'
     if (changes.has('epoch')) epoch = ''
     faultsText = ''
-    counters = { ...counters, journalVersion: '' }
     return false
   }
 
@@ -148,6 +146,8 @@ export function createWorldMirror(options: WorldMirrorOptions) {
     try {
       if (meta.get('epoch') !== epoch || (meta.get('life') ?? '') !== life) {
         const nextEpoch = meta.get('epoch')!
+        // Another life of the world (the store lost it and it was written again): its stream is another.
+        if ((meta.get('life') ?? '') !== life) journal.restart()
         const snapshot = (await call('GET', `${prefix}e${nextEpoch}:snapshot`)) as string | null
         if (snapshot === null) throw new Error(`The shared store lost the snapshot of ${options.world}'s epoch ${nextEpoch}`)
         core.restore(JSON.parse(snapshot))
@@ -155,8 +155,6 @@ export function createWorldMirror(options: WorldMirrorOptions) {
         pets = 0
         // The snapshot brought its own rules: the world's are loaded below, whatever was loaded before.
         faultsText = ''
-        journal.restart()
-        counters = { ...counters, journalVersion: meta.get('journalVersion') ?? '' }
       }
       const offsetMs = Number(meta.get('clockOffsetMs') ?? '0')
       const frozen = meta.get('clockFrozenAt') ?? ''
@@ -168,17 +166,7 @@ export function createWorldMirror(options: WorldMirrorOptions) {
         core.faults.load(fleetRules(parsed.rules, times), parsed.nextId)
         faultsText = rulesText
       }
-      if ((meta.get('journalVersion') ?? '') !== counters.journalVersion) {
-        core.journal.clear()
-        journal.restart()
-      }
-      if ((meta.get('pactVersion') ?? '') !== counters.pactVersion) core.journal.clearPact()
-      if ((meta.get('coverageVersion') ?? '') !== counters.coverageVersion) core.resetCoverage()
-      counters = {
-        journalVersion: meta.get('journalVersion') ?? '',
-        pactVersion: meta.get('pactVersion') ?? '',
-        coverageVersion: meta.get('coverageVersion') ?? '',
-      }
+      journal.generations(meta.get('journalVersion') ?? '', meta.get('pactVersion') ?? '', meta.get('coverageVersion') ?? '')
       version = meta.get('version') ?? ''
       life = meta.get('life') ?? ''
     } finally {
@@ -194,10 +182,7 @@ export function createWorldMirror(options: WorldMirrorOptions) {
     core.limiter.load(bucketRecords(flatBuckets))
     const restarts = journal.restarts
     const entries = (await call('XRANGE', `${prefix}journal`, `(${journal.lastId}`, '+', 'COUNT', 10_000)) as [string, string[]][]
-    journal.apply(
-      entries.flatMap(([id, fields]) => [id, fields[1], fields[3], fields[5]]),
-      restarts,
-    )
+    journal.apply(flattenEntries(entries), restarts)
   }
 
   /** Adds the created pets a reply carried from `first` on (those this copy lacks), fetching the rest up to `total`. */
