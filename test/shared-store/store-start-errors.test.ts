@@ -101,4 +101,21 @@ describe("a store holding another version's data", () => {
       await stopInstances([instance!])
     }
   })
+
+  // Issue 45, Low 11: `--sandbox-idle 2s --max-sandboxes 2` joined a fleet of 30m/50 and swept its sandboxes.
+  it('refuses to join a fleet started with another --sandbox-idle or --max-sandboxes, in one line', async () => {
+    const args = storeArgs(server, 'sandbox-options', { 'start-key': 'free' })
+    const [instance] = await startInstances(1, [...args, '--sandbox-idle', '30m', '--max-sandboxes', '50'])
+    try {
+      for (const other of [
+        ['--sandbox-idle', '2s', '--max-sandboxes', '50'],
+        ['--sandbox-idle', '30m', '--max-sandboxes', '2'],
+      ]) {
+        expectStoreRefused(await refusal([...args, ...other]), named(`--store ${server.socketUrl}`), /made with other options/, /sandboxes/)
+      }
+      expect(await controlOk(instance!, '/health')).toMatchObject({ status: 'ok', store: { ready: true } })
+    } finally {
+      await stopInstances([instance!])
+    }
+  })
 })
