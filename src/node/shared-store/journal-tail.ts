@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis'
 import { flattenEntries, type WorldJournal } from './world-journal.ts'
+import { journalPage } from './world-mirror.ts'
 
 /**
  * Follows the journal streams of every world this instance serves, on a connection of its own (a blocking read would
@@ -26,7 +27,7 @@ export function startJournalTail(client: Redis): {
         const reply = (await client.call(
           'XREAD',
           'COUNT',
-          1000,
+          journalPage,
           'BLOCK',
           1000,
           'STREAMS',

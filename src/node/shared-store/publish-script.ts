@@ -31,7 +31,7 @@ if tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) > tonumber(ARGV[#AR
 -- The stream is kept (a new world's aside): its entries carry the journal version they were written in, so an
 -- instance that had not read them yet still feeds its pact and coverage from them, as resets keep those in memory.
 local function clearJournal()
-  if kind == 'init' then redis.call('DEL', prefix .. 'journal') end
+  if kind == 'init' then redis.call('DEL', prefix .. 'journal', prefix .. 'journal-bytes') end
   redis.call('DEL', prefix .. 'journal-seq')
   redis.call('HINCRBY', meta, 'journalVersion', 1)
 end

@@ -16,7 +16,7 @@ export const dropWorld = `${dropEpoch}
 local function dropWorld(p)
   local e = redis.call('HGET', p .. 'meta', 'epoch')
   if e then dropEpoch(p, e) end
-  redis.call('DEL', p .. 'meta', p .. 'journal', p .. 'journal-seq', p .. 'fault-times')
+  redis.call('DEL', p .. 'meta', p .. 'journal', p .. 'journal-bytes', p .. 'journal-seq', p .. 'fault-times')
 end
 `
 

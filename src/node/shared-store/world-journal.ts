@@ -173,9 +173,16 @@ function compareIds(a: string, b: string): number {
   return aMs - bMs || aN - bN
 }
 
-/** An entry as the stream holds it: the facts and the exchange, bodies as text (the request's in base64). */
-export function encodeEntry(input: RecordInput): string {
+/**
+ * An entry as the stream holds it: the facts and the exchange, bodies as text (the request's in base64), each cut to
+ * `bodyCap` bytes as the journal keeps it (`journalBodyCapBytes`), with its size as sent: a request's body may be as
+ * large as --body-limit, and 1,000 createPets of 1 MiB took Redis to 1.5 GiB (issue 45).
+ */
+export function encodeEntry(input: RecordInput, bodyCap: number): string {
   const { exchange } = input
+  const request = exchange.requestBody
+  const response = exchange.responseBody
+  const cutResponse = response === undefined ? undefined : cutText(response, bodyCap)
   return JSON.stringify({
     a: input.atMs,
     m: input.method,
@@ -188,10 +195,26 @@ export function encodeEntry(input: RecordInput): string {
     f: input.forced,
     r: input.fault,
     h: exchange.rawHeaders,
-    q: exchange.requestBody === undefined ? undefined : Buffer.from(exchange.requestBody).toString('base64'),
+    q:
+      request === undefined
+        ? undefined
+        : Buffer.from(request.buffer, request.byteOffset, Math.min(request.byteLength, bodyCap)).toString('base64'),
+    qn: request !== undefined && request.byteLength > bodyCap ? request.byteLength : undefined,
     x: exchange.responseHeaders,
-    b: exchange.responseBody,
+    b: cutResponse?.text,
+    bn: cutResponse?.size,
   })
+}
+
+/** A text cut to its first whole characters within `cap` bytes of UTF-8, with its size when it was cut. */
+function cutText(text: string, cap: number): { readonly text: string; readonly size?: number } {
+  // At most 3 bytes per UTF-16 unit: no cut, nothing measured.
+  if (text.length * 3 <= cap) return { text }
+  const size = Buffer.byteLength(text)
+  if (size <= cap) return { text }
+  // encodeInto writes whole characters only: `read` units of the text fit.
+  const { read } = new TextEncoder().encodeInto(text, new Uint8Array(cap))
+  return { text: text.slice(0, read), size }
 }
 
 /** An entry as {@link encodeEntry} wrote it (the stream holds only what instances of this format wrote). */
@@ -208,8 +231,10 @@ interface StreamEntry {
   readonly r?: string
   readonly h?: string[]
   readonly q?: string
+  readonly qn?: number
   readonly x: Record<string, string>
   readonly b?: string
+  readonly bn?: number
 }
 
 function decodeEntry(text: string): RecordInput {
@@ -228,8 +253,10 @@ function decodeEntry(text: string): RecordInput {
     exchange: {
       rawHeaders: e.h,
       requestBody: e.q === undefined ? undefined : new Uint8Array(Buffer.from(e.q, 'base64')),
+      requestBodySize: e.qn,
       responseHeaders: e.x,
       responseBody: e.b,
+      responseBodySize: e.bn,
     },
   }
 }

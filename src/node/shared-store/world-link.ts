@@ -48,12 +48,15 @@ export function createWorldLink(link: WorldLinkOptions): Omit<SharedWorldLink, '
   }
   /** When the instance stops waiting for a script, on the store's clock (the instance's clock runs on it). */
   const deadline = () => link.clock.now() + connection.timeoutMs
+  const capacity = options.journalSize ?? defaults.journalSize
+  // The stream's bounds are the journal's: each world's stream holds no more than its journal in memory would.
+  const maxBytes = options.journalMaxBytes ?? defaults.journalMaxBytes
+  const bodyCap = options.journalBodyCapBytes ?? defaults.journalBodyCapBytes
   const journal = createWorldJournal(attached, link.instanceId, () => mirror.sync(true))
-  const mirror = createWorldMirror({ ...link, core: attached, journal, deadline })
+  const mirror = createWorldMirror({ ...link, core: attached, journal, deadline, capacity })
   const { prefix, metaKey } = mirror
   const ban = options.ban === false ? undefined : { ...defaults.ban, ...options.ban }
   const maxPets = options.maxPets ?? defaults.maxPets
-  const capacity = options.journalSize ?? defaults.journalSize
   const { sandboxes } = link
   const sandboxUse = sandboxes === undefined ? [''] : [sandboxes.name, `${connection.namespace}:`, sandboxes.max, sandboxes.idleMs]
 
@@ -151,7 +154,11 @@ export function createWorldLink(link: WorldLinkOptions): Omit<SharedWorldLink, '
       const entry = journal.begin(input)
       const restarts = journal.restarts
       connection
-        .run(scripts.record, [metaKey], [prefix, capacity, encodeEntry(input), entry.origin, journal.lastId, journal.ownPrefix])
+        .run(
+          scripts.record,
+          [metaKey],
+          [prefix, capacity, encodeEntry(input, bodyCap), entry.origin, journal.lastId, journal.ownPrefix, maxBytes],
+        )
         .then(
           (reply) => {
             journal.apply(reply as unknown[], restarts)

@@ -6,6 +6,9 @@ import { storeScripts } from './store-scripts.ts'
 import { bucketRecords, epochArgs, fleetBusy, fleetRules, maxControlRuns } from './world-encoding.ts'
 import { flattenEntries, type WorldJournal } from './world-journal.ts'
 
+/** The most journal entries one read of the stream takes (each at most twice the body cap, and the request's headers). */
+export const journalPage = 50
+
 /** The changes a control request can make that the fleet must see, in the order they are published. */
 type Change = 'epoch' | 'clock' | 'faults' | 'journal' | 'pact' | 'coverage'
 
@@ -15,6 +18,8 @@ export interface WorldMirrorOptions {
   readonly fingerprint: string
   readonly core: () => SimulatorCore
   readonly journal: WorldJournal
+  /** The journal's capacity in entries: the stream holds no more. */
+  readonly capacity: number
   /** When the instance stops waiting for a script, on the store's clock: a publish run later changes nothing. */
   readonly deadline: () => number
 }
@@ -180,9 +185,20 @@ export function createWorldMirror(options: WorldMirrorOptions) {
     if (!full) return
     const flatBuckets = (await connection.run(storeScripts.buckets, [metaKey], [prefix, epoch])) as string[]
     core.limiter.load(bucketRecords(flatBuckets))
+    await catchUpJournal()
+  }
+
+  /**
+   * Applies the stream's entries past the copy's, a page at a time: each read within --store-timeout whatever the
+   * stream holds (one read of it whole, up to 10,000 entries, kept a new instance from starting once it was large). As
+   * many pages as the stream holds entries at most; the journal's tail brings the rest.
+   */
+  async function catchUpJournal(): Promise<void> {
     const restarts = journal.restarts
-    const entries = (await call('XRANGE', `${prefix}journal`, `(${journal.lastId}`, '+', 'COUNT', 10_000)) as [string, string[]][]
-    journal.apply(flattenEntries(entries), restarts)
+    for (let page = 0; page <= options.capacity / journalPage; page++) {
+      const entries = (await call('XRANGE', `${prefix}journal`, `(${journal.lastId}`, '+', 'COUNT', journalPage)) as [string, string[]][]
+      if (!journal.apply(flattenEntries(entries), restarts) || journal.restarts !== restarts || entries.length < journalPage) return
+    }
   }
 
   /** Adds the created pets a reply carried from `first` on (those this copy lacks), fetching the rest up to `total`. */

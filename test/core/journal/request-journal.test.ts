@@ -369,3 +369,20 @@ describe('a fleet entry of before the last clear (issue 45, High 3)', () => {
     expect(journal.record(input()).sequence).toBe(8)
   })
 })
+
+describe('an exchange whose bodies were cut before (a shared store keeps them as the journal does; issue 45, High 1)', () => {
+  it('shows them truncated, with the sizes sent', () => {
+    const journal = createRequestJournal({ bodyCapBytes: 10 })
+    journal.record(
+      input({
+        requestBody: new TextEncoder().encode('0123456789'),
+        requestBodySize: 4096,
+        responseBody: 'éé',
+        responseBodySize: 900,
+      }),
+    )
+    const [entry] = journal.entries()
+    expect(entry!.request.body).toEqual({ size: 4096, encoding: 'utf8', text: '0123456789', truncated: true })
+    expect(entry!.response.body).toEqual({ size: 900, encoding: 'utf8', text: 'éé', truncated: true })
+  })
+})
