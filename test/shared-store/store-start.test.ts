@@ -50,6 +50,11 @@ describe('start-up checks of the shared store', () => {
     expect(retries[0]).toBe('1 ENOENT')
     const password = await startError({ url: 'redis://user:secret@127.0.0.1:1/0', waitMs: 0 })
     expect(password).toBe('--store redis://user:***@127.0.0.1:1/0: cannot connect (ECONNREFUSED) for 0 s')
+    // Issue 45, Low 14: a password holding `/` is read as written, and hidden in every message.
+    const slash = await startError({ url: 'redis://user:se/cr@et@127.0.0.1:1/0', waitMs: 0 })
+    expect(slash).toBe('--store redis://user:***@127.0.0.1:1/0: cannot connect (ECONNREFUSED) for 0 s')
+    const unreadable = await startError({ url: 'redis://user:se/cr@et@127.0.0.1:1/db', waitMs: 0 })
+    expect(unreadable).toMatch(/^--store redis:\/\/user:\*\*\*@127\.0\.0\.1:1\/db: the database must be a number/)
   })
 
   it('refuses a store holding another format of data, and takes another namespace on the same server', async () => {
