@@ -60,7 +60,7 @@ const errorUses = {
   too_many_sandboxes:
     'A request that would start a new sandbox while the simulator holds as many as it may (`--max-sandboxes`, default 50); the message names the cap, and `Retry-After` says when the least recently used one expires.',
   store_unavailable:
-    'Any API request while the shared store (`--store`) does not answer within `--store-timeout`: the message names the store and the cause, `Retry-After` says when to try again, and nothing was counted or changed. `GET /__sim/health` answers 503 meanwhile.',
+    'Any API request while the shared store (`--store`) does not answer within `--store-timeout`: the message names the store and the cause, `Retry-After` says when to try again, and what became of the request: nothing was counted or changed when the store was out of reach or ran it too late; when its answer alone came too late, it may have been counted (read the state before sending it again). `GET /__sim/health` answers 503 meanwhile.',
   gateway_timeout: 'Only from a fault rule (`status: 504`), marked `Petstore-Sim-Fault`.',
   store_full:
     'createPet when the simulator already holds as many created pets as it may (`--max-pets`, `maxPets`; default 100,000) until a reset, or when no id is left (ids end at 2^53 − 2, reached only by a catalogue set up near it).',
