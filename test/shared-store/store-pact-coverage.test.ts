@@ -1,6 +1,11 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AppOptions } from '../../src/app/app.ts'
+import type { Pact } from '../../src/core/contract/pact-export.ts'
 import { createNodeApp, startServer } from '../../src/node.ts'
+import { startCli } from '../support/cli-process.ts'
 import { startRedisServer, type RedisServer } from '../support/redis-server.ts'
 import { newPet, startFleet } from './fleet.ts'
 
@@ -117,4 +122,33 @@ describe('the pact and coverage on the store (issue 45, High 3)', () => {
     // Traffic and changes through both in turn.
     expect(await onStore(2, [0, 1])).toEqual([memory, memory])
   })
+})
+
+describe('--pact at SIGTERM on the store (issue 45, High 3)', () => {
+  const directory = mkdtempSync(join(tmpdir(), 'petstore-sim-store-pact-'))
+  afterAll(() => rmSync(directory, { recursive: true, force: true }))
+
+  /** The README's flow through CLI processes (`instances` of them on `store`, or one in memory); each one's pact. */
+  async function pactsOf(count: number, store: readonly string[]): Promise<string[][]> {
+    const files = Array.from({ length: count }, (_, index) => join(directory, `${store.length === 0 ? 'memory' : 'store'}-${index}.json`))
+    const clis = []
+    for (const file of files) clis.push(await startCli(['--port', '0', '--log', 'silent', '--seed', '3', '--pact', file, ...store]))
+    const target: Target = {
+      api: (index, path, init) => fetch(`${clis[index]!.apiUrl}${path}`, init),
+      control: (index, path, method = 'GET', body) => control(clis[index]!.origin, path, method, body),
+    }
+    await readmeFlow(
+      target,
+      clis.map((_, index) => index),
+    )
+    for (const cli of clis) expect(await cli.stop()).toBe(0)
+    return files.map((file) => (JSON.parse(readFileSync(file, 'utf8')) as Pact).interactions.map((interaction) => interaction.description))
+  }
+
+  it('writes on every instance the interactions memory mode writes', async () => {
+    const [memory] = await pactsOf(1, [])
+    expect(memory!.length).toBeGreaterThanOrEqual(3)
+    const onStore = await pactsOf(2, ['--store', redis.socketUrl, '--store-namespace', 'pact-cli'])
+    expect(onStore).toEqual([memory, memory])
+  }, 60_000)
 })
