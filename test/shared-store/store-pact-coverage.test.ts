@@ -128,10 +128,10 @@ describe('--pact at SIGTERM on the store (issue 45, High 3)', () => {
   const directory = mkdtempSync(join(tmpdir(), 'petstore-sim-store-pact-'))
   afterAll(() => rmSync(directory, { recursive: true, force: true }))
 
-  /** The README's flow through CLI processes (`instances` of them on `store`, or one in memory); each one's pact. */
+  /** The README's flow through `count` CLI processes (on the store given by `store`, or in memory); each one's pact. */
   async function pactsOf(count: number, store: readonly string[]): Promise<string[][]> {
     const files = Array.from({ length: count }, (_, index) => join(directory, `${store.length === 0 ? 'memory' : 'store'}-${index}.json`))
-    const clis = []
+    const clis: Awaited<ReturnType<typeof startCli>>[] = []
     for (const file of files) clis.push(await startCli(['--port', '0', '--log', 'silent', '--seed', '3', '--pact', file, ...store]))
     const target: Target = {
       api: (index, path, init) => fetch(`${clis[index]!.apiUrl}${path}`, init),
