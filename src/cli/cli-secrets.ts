@@ -1,4 +1,5 @@
 import { createSecretScrubber } from '../core/journal/journal-redaction.ts'
+import { storeUrlPassword as storePassword } from '../node/store-url.ts'
 
 /**
  * The key tokens a command line names, read from the raw arguments and the
@@ -65,9 +66,4 @@ function faultKeyTokens(text: string): string[] {
     .split(/\s+/)
     .filter((word) => word.startsWith('key='))
     .map((word) => word.slice('key='.length))
-}
-
-/** The password of a store URL (`redis://user:password@host`), as written (a message quoting the URL quotes it so). */
-export function storePassword(url: string): string {
-  return /^[a-z]+:\/\/[^/@:]*:([^/@]*)@/i.exec(url.trim())?.[1] ?? ''
 }

@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander'
 import { defaults } from '../core/defaults.ts'
 import { parseDuration } from '../core/time/duration.ts'
-import { parseStoreUrl as readStoreAddress } from '../node/store-url.ts'
+import { parseStoreUrl as readStoreAddress, withEncodedPassword } from '../node/store-url.ts'
 import { wholeNumber } from './cli-flag-parsers.ts'
 import { UsageError } from './cli-usage-error.ts'
 import type { OptionTools } from './state-options.ts'
@@ -69,7 +69,8 @@ const storeSchemes = ['redis:', 'rediss:', 'unix:']
  * never repeats the URL: it may hold a password.
  */
 export function parseStoreUrl(value: string): string {
-  const url = URL.canParse(value.trim()) ? new URL(value.trim()) : undefined
+  const given = withEncodedPassword(value.trim())
+  const url = URL.canParse(given) ? new URL(given) : undefined
   if (url === undefined || !storeSchemes.includes(url.protocol)) {
     throw new InvalidArgumentError('expected redis://[user:pass@]host[:port][/db], rediss://… or unix:///path/to/socket.')
   }

@@ -58,6 +58,23 @@ describe('a --store the simulator cannot use', () => {
     expectOneLine(await refusal([...unreachable, '--watch']), /--watch/, /--store/)
   })
 
+  // Issue 45, Low 14: a password holding `/` made the URL unparsable, and the usage error printed it whole.
+  it('never prints a --store password holding reserved characters, from the flag or PETSTORE_SIM_STORE', async () => {
+    const secret = 'Pw/se?cr#et'
+    const wrongDb = `redis://app:${secret}@127.0.0.1:1/not-a-db`
+    const flag = await refusal(['--store', wrongDb])
+    expectOneLine(flag, /--store/, /redis:\/\/app:/, /database must be a number/)
+    const cli = runCli(['--port', '0', '--log', 'silent'], { PETSTORE_SIM_STORE: wrongDb })
+    const env = { code: await cli.exited, stderr: cli.stderr(), stdout: cli.stdout() }
+    expectOneLine(env, /PETSTORE_SIM_STORE/, /database must be a number/)
+    // Read as written: the store is tried, and the message shows it without the password.
+    const unreachable = await refusal(['--store', `redis://app:${secret}@127.0.0.1:1`, '--store-wait', '0'])
+    expectStoreRefused(unreachable, named('--store redis://app:***@127.0.0.1:1/0'), /ECONNREFUSED|cannot connect/)
+    for (const result of [flag, env, unreachable]) {
+      for (const part of [secret, 'se?cr', 'cr#et']) expect(`${result.stderr}${result.stdout}`).not.toContain(part)
+    }
+  })
+
   it('refuses --workers above 1 without --store, saying each worker would count on its own', async () => {
     expectOneLine(await refusal(['--workers', '2']), /--workers/, /--store/)
   })
@@ -97,6 +114,23 @@ describe("a store holding another version's data", () => {
       expect(await controlOk(instance!, '/health')).toMatchObject({ status: 'ok', store: { ready: true } })
       expect(server.cli('GET', 'another-namespace:format')).toBe('1')
       expect(server.cli('GET', 'petstore-sim:format')).toBe('999')
+    } finally {
+      await stopInstances([instance!])
+    }
+  })
+
+  // Issue 45, Low 11: `--sandbox-idle 2s --max-sandboxes 2` joined a fleet of 30m/50 and swept its sandboxes.
+  it('refuses to join a fleet started with another --sandbox-idle or --max-sandboxes, in one line', async () => {
+    const args = storeArgs(server, 'sandbox-options', { 'start-key': 'free' })
+    const [instance] = await startInstances(1, [...args, '--sandbox-idle', '30m', '--max-sandboxes', '50'])
+    try {
+      for (const other of [
+        ['--sandbox-idle', '2s', '--max-sandboxes', '50'],
+        ['--sandbox-idle', '30m', '--max-sandboxes', '2'],
+      ]) {
+        expectStoreRefused(await refusal([...args, ...other]), named(`--store ${server.socketUrl}`), /made with other options/, /sandboxes/)
+      }
+      expect(await controlOk(instance!, '/health')).toMatchObject({ status: 'ok', store: { ready: true } })
     } finally {
       await stopInstances([instance!])
     }

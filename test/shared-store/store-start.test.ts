@@ -50,6 +50,11 @@ describe('start-up checks of the shared store', () => {
     expect(retries[0]).toBe('1 ENOENT')
     const password = await startError({ url: 'redis://user:secret@127.0.0.1:1/0', waitMs: 0 })
     expect(password).toBe('--store redis://user:***@127.0.0.1:1/0: cannot connect (ECONNREFUSED) for 0 s')
+    // Issue 45, Low 14: a password holding `/` is read as written, and hidden in every message.
+    const slash = await startError({ url: 'redis://user:se/cr@et@127.0.0.1:1/0', waitMs: 0 })
+    expect(slash).toBe('--store redis://user:***@127.0.0.1:1/0: cannot connect (ECONNREFUSED) for 0 s')
+    const unreadable = await startError({ url: 'redis://user:se/cr@et@127.0.0.1:1/db', waitMs: 0 })
+    expect(unreadable).toMatch(/^--store redis:\/\/user:\*\*\*@127\.0\.0\.1:1\/db: the database must be a number/)
   })
 
   it('refuses a store holding another format of data, and takes another namespace on the same server', async () => {
@@ -73,6 +78,38 @@ describe('start-up checks of the shared store', () => {
     expect(error).toBeInstanceOf(StoreStartError)
     expect((error as Error).message).toMatch(/^--store unix:\/\/.*: the store holds a simulator made with other options/)
     await Promise.all([first.close(), second.close()])
+  })
+
+  // Issue 45, Low 11: an instance with --sandbox-idle 2s --max-sandboxes 2 joined one with 30m/50 and swept its
+  // sandboxes. Every option that changes what the fleet shares is in the fingerprint.
+  it.each([
+    ['--sandbox-idle', { sandboxes: { idleMs: 2000 } }],
+    ['--max-sandboxes', { sandboxes: { max: 2 } }],
+    ['no sandboxes', { sandboxes: false }],
+    ['the journal body cap', { journalBodyCapBytes: 1024 }],
+    ['the journal byte budget', { journalMaxBytes: 1024 * 1024 }],
+    ['the deprecation dates', { deprecation: { sunsetAt: Date.UTC(2031, 0, 1) } }],
+    ['the fault rules at start', { faults: [{ operation: 'listPets', status: 503 }] }],
+  ] as const)('refuses to join a store whose simulator was made with other %s', async (_name, other) => {
+    const namespace = `options-${_name.replace(/[^a-z]+/g, '-')}`
+    const first = await connectStore({ url: redis.socketUrl, namespace })
+    await first.attach(createNodeApp({ ...first.appOptions }))
+    const second = await connectStore({ url: redis.socketUrl, namespace })
+    const error = await second.attach(createNodeApp({ ...second.appOptions, ...other })).catch((caught: unknown) => caught)
+    await Promise.all([first.close(), second.close()])
+    expect(error).toBeInstanceOf(StoreStartError)
+    expect((error as Error).message).toMatch(/^--store unix:\/\/.*: the store holds a simulator made with other options/)
+    expect((error as Error).message).not.toContain('\n')
+  })
+
+  it('joins a store whose simulator was made with the same options', async () => {
+    const same = { sandboxes: { idleMs: 2000, max: 2 }, journalBodyCapBytes: 1024, seed: 4 }
+    const first = await connectStore({ url: redis.socketUrl, namespace: 'options-same' })
+    await first.attach(createNodeApp({ ...first.appOptions, ...same }))
+    const second = await connectStore({ url: redis.socketUrl, namespace: 'options-same' })
+    const joined = await second.attach(createNodeApp({ ...second.appOptions, ...same })).then(() => 'joined')
+    await Promise.all([first.close(), second.close()])
+    expect(joined).toBe('joined')
   })
 
   it('refuses a server that refuses Lua scripts', async () => {

@@ -6,7 +6,7 @@ import fc from 'fast-check'
 import { InvalidArgumentError } from 'commander'
 import { describe, expect, it } from 'vitest'
 import { parseStoreUrl as checkStoreFlag } from '../../src/cli/store-options.ts'
-import { parseStoreUrl as readStoreAddress } from '../../src/node/store-url.ts'
+import { maskStoreUrl, parseStoreUrl as readStoreAddress } from '../../src/node/store-url.ts'
 
 /** A password unlike anything else in a URL, so that finding it anywhere means it leaked. */
 const password = fc.stringMatching(/^[A-Za-z0-9]{6,24}$/).map((text) => `Pw${text}`)
@@ -69,6 +69,54 @@ describe('--store <url>, whatever is given', () => {
         }
       }),
       { numRuns: 500 },
+    )
+  })
+})
+
+// Issue 45, Low 14: a password holding `/` made the URL unparsable, and the usage error printed it whole.
+describe('a --store password with the characters URLs reserve', () => {
+  /** Any printable ASCII but `%` (a raw `%` is read as the start of an escape), at least one reserved character. */
+  const reserved = fc
+    .tuple(
+      fc.stringMatching(/^[!-$&-~]{0,16}$/),
+      fc.constantFrom('/', '?', '#', '@', ':', '[', ']', ' '),
+      fc.stringMatching(/^[!-$&-~]{0,16}$/),
+    )
+    .map(([before, special, after]) => `Pw${before}${special}${after}`)
+
+  it('is read percent-encoded or as written, and never shown', () => {
+    fc.assert(
+      fc.property(reserved, fc.boolean(), host, (secret, encoded, name) => {
+        const url = `redis://app:${encoded ? encodeURIComponent(secret) : secret}@${name}:6379/1`
+        expect(checkStoreFlag(url)).toBe(url)
+        const address = readStoreAddress(url)
+        expect(address.password).toBe(secret)
+        expect(address.username).toBe('app')
+        expect(address.db).toBe(1)
+        expect(address.display).toBe(`redis://app:***@${name}:6379/1`)
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('is hidden in the refusal of a URL otherwise wrong, by the flag and by the store', async () => {
+    fc.assert(
+      fc.property(reserved, (secret) => {
+        const url = `redis://app:${secret}@127.0.0.1:6379/not-a-db`
+        expect(() => checkStoreFlag(url)).toThrow(InvalidArgumentError)
+        expect(() => readStoreAddress(url)).toThrow(RangeError)
+        const refusals = [() => checkStoreFlag(url), () => readStoreAddress(url)].map((read) => {
+          try {
+            read()
+          } catch (error) {
+            return (error as Error).message
+          }
+          return ''
+        })
+        for (const message of refusals) expect(message).not.toContain(secret)
+        expect(maskStoreUrl(url)).toBe('redis://app:***@127.0.0.1:6379/not-a-db')
+      }),
+      { numRuns: 200 },
     )
   })
 })

@@ -60,7 +60,7 @@ const errorUses = {
   too_many_sandboxes:
     'A request that would start a new sandbox while the simulator holds as many as it may (`--max-sandboxes`, default 50); the message names the cap, and `Retry-After` says when the least recently used one expires.',
   store_unavailable:
-    'Any API request while the shared store (`--store`) does not answer within `--store-timeout`: the message names the store and the cause, `Retry-After` says when to try again, and nothing was counted or changed. `GET /__sim/health` answers 503 meanwhile.',
+    'Any API request while the shared store (`--store`) does not answer within `--store-timeout`: the message names the store and the cause, `Retry-After` says when to try again, and what became of the request: nothing was counted or changed when the store was out of reach or ran it too late; when its answer alone came too late, it may have been counted (read the state before sending it again). `GET /__sim/health` answers 503 meanwhile.',
   store_corrupt:
     'Any request while the shared store (`--store`) holds, under the namespace, a value this version did not write (another process wrote there): the message names the store and the key, `Retry-After` says when to try again, and nothing was counted or changed. `GET /__sim/health` answers 503 meanwhile; the instance serves again once the value is removed or the world is reset.',
   gateway_timeout: 'Only from a fault rule (`status: 504`), marked `Petstore-Sim-Fault`.',

@@ -47,6 +47,12 @@ export interface ExchangeParts {
    */
   readonly responseHeaders: Readonly<Record<string, string>>
   readonly responseBody: string | undefined
+  /**
+   * The bodies' sizes as sent, when the bodies given were cut before (an entry of a shared store's stream, which keeps
+   * them as the journal does): the entry shows them truncated, with these sizes.
+   */
+  readonly requestBodySize?: number | undefined
+  readonly responseBodySize?: number | undefined
 }
 
 /**
@@ -83,7 +89,7 @@ export function captureExchange(parts: ExchangeParts, cap: number): CapturedExch
     for (let index = 0; index < rawHeaders.length; index++) bytes += 2 * rawHeaders[index]!.length + 16
   }
   let requestBody = parts.requestBody
-  const requestBodySize = requestBody?.byteLength ?? 0
+  const requestBodySize = parts.requestBodySize ?? requestBody?.byteLength ?? 0
   // Copied out whenever it is a view of more bytes than it keeps (issue 45, Low 15): a Node Buffer's `slice` is a view,
   // so a 1 MiB body cut to the cap held the whole MiB, counted as 64 KiB, and so did a body read as a slice of a larger
   // chunk (a middleware's). A body that is its buffer's every byte (Node's own chunk, a concatenation) holds nothing
@@ -95,9 +101,10 @@ export function captureExchange(parts: ExchangeParts, cap: number): CapturedExch
   let responseBodySize = -1
   // A string of at most cap/3 characters is at most cap bytes of UTF-8: kept as it is, measured on read. A page of
   // pets the simulator keeps anyway counts too: 1,000 entries referring to pages replaced since would hold them all.
-  if (responseBody !== undefined && responseBody.length > cap / 3) {
+  // One cut before keeps its size as sent.
+  if (responseBody !== undefined && (responseBody.length > cap / 3 || parts.responseBodySize !== undefined)) {
     const encoded = new TextEncoder().encode(responseBody)
-    responseBodySize = encoded.byteLength
+    responseBodySize = parts.responseBodySize ?? encoded.byteLength
     responseBody = encoded.byteLength > cap ? encoded.slice(0, cap) : encoded
     bytes += responseBody.byteLength
   } else if (responseBody !== undefined) {

@@ -31,9 +31,11 @@ export type { JournalEntry, JournalSummary, RecordedRequest, RecordInput }
 export interface RequestJournal {
   /**
    * @internal Records an answered request (the pipeline) and returns it with its sequence number: `sequence` when
-   * given (the fleet's, from a shared store, in increasing order), else the next of the journal's own.
+   * given (the fleet's, from a shared store, in increasing order), else the next of the journal's own. `hold: false`
+   * (a fleet's request answered before the journal was last cleared, read after): counted in the coverage and the
+   * pact only, as it was in the instance that answered it; not held, not in `counts()`, no wait sees it.
    */
-  record(input: RecordInput, sequence?: number): RecordedRequest
+  record(input: RecordInput, sequence?: number, hold?: boolean): RecordedRequest
   entries(): JournalEntry[]
   /** The most recent `count` entries, oldest first, without copying the rest. */
   latest(count: number): JournalEntry[]
@@ -209,11 +211,11 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
   }
 
   const journal: RequestJournal = {
-    record(input, given) {
-      sequence = given ?? sequence + 1
+    record(input, given, hold = true) {
+      if (hold) sequence = given ?? sequence + 1
       const exchange = capacity > 0 && maxBytes > 0 ? captureExchange(input.exchange, bodyCap) : undefined
       const entry: RecordedRequest = Object.freeze({
-        sequence,
+        sequence: hold ? sequence : (given ?? 0),
         atMs: input.atMs,
         wallMs: wallClock.now(),
         method: input.method,
@@ -228,9 +230,10 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
         refused: input.refused,
         exchange,
       })
-      byClass[Math.min(5, Math.floor(entry.status / 100))]!++
       if (entry.refused !== true) coverage?.count(entry.operation, entry.status, answerKind(entry))
       if (onRecord !== undefined) onRecord(entry)
+      if (!hold) return entry
+      byClass[Math.min(5, Math.floor(entry.status / 100))]!++
       if (exchange !== undefined) {
         items.push(entry)
         bytes += exchange.bytes

@@ -1,5 +1,5 @@
 import type { SharedStore, StoreHealth, StoreOptions } from './store-types.ts'
-import { parseStoreUrl, type StoreAddress } from '../store-url.ts'
+import { maskStoreUrl, parseStoreUrl, type StoreAddress } from '../store-url.ts'
 
 export type { SharedStore, StoreHealth, StoreOptions }
 
@@ -13,7 +13,8 @@ export class StoreStartError extends Error {
  * client is loaded here, by a dynamic import, and only here: nothing else of the package loads it.
  */
 export async function connectStore(options: StoreOptions): Promise<SharedStore> {
-  const fail = (cause: string) => new StoreStartError(`--store ${shown(options.url)}: ${cause}`)
+  // The URL as given, its password hidden, for a URL that could not be read.
+  const fail = (cause: string) => new StoreStartError(`--store ${maskStoreUrl(options.url)}: ${cause}`)
   let address: StoreAddress
   try {
     address = parseStoreUrl(options.url)
@@ -22,9 +23,4 @@ export async function connectStore(options: StoreOptions): Promise<SharedStore> 
   }
   const { openSharedStore } = await import('./store-session.ts')
   return openSharedStore(options, address, (cause) => new StoreStartError(`--store ${address.display}: ${cause}`))
-}
-
-/** The URL as given, its password hidden, for a URL that could not be read. */
-function shown(url: string): string {
-  return url.replace(/\/\/([^/@:]*):[^/@]*@/, '//$1:***@')
 }

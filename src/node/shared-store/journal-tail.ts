@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis'
 import type { StoreConnection } from './store-connection.ts'
 import { decodeStreamEntries, isStoreCorrupt } from './store-values.ts'
 import type { WorldJournal } from './world-journal.ts'
+import { journalPage } from './world-mirror.ts'
 
 /**
  * Follows the journal streams of every world this instance serves, on a connection of its own (a blocking read would
@@ -33,7 +34,7 @@ export function startJournalTail(
         const reply = (await client.call(
           'XREAD',
           'COUNT',
-          1000,
+          journalPage,
           'BLOCK',
           1000,
           'STREAMS',
@@ -43,11 +44,12 @@ export function startJournalTail(
         // RESP2 answers [[stream, entries], …]; RESP3 a map, which the client gives flat: stream, entries, ….
         const pairs = reply === null ? [] : Array.isArray(reply[0]) ? (reply as [string, unknown][]) : pairsOf(reply)
         let refused = false
+        let deferred = false
         for (const [stream, entries] of pairs) {
           const read = streams.find(([name]) => name === stream)
           if (read === undefined) continue
           try {
-            read[1].apply(decodeStreamEntries(entries, stream, connection.corrupt), read[2])
+            if (!read[1].apply(decodeStreamEntries(entries, stream, connection.corrupt), read[2])) deferred = true
           } catch (error) {
             if (!isStoreCorrupt(error)) throw error
             refused = true
@@ -56,6 +58,8 @@ export function startJournalTail(
           }
         }
         if (refused) await new Promise((resolve) => setTimeout(resolve, 500))
+        // An entry of a clear its world's copy has not synced yet: read again once the catch-up under way has applied it.
+        else if (deferred) await new Promise((resolve) => setTimeout(resolve, 50))
       } catch {
         // The store is away: the requests answer 503 meanwhile; the tail tries again.
         if (!stopped) await new Promise((resolve) => setTimeout(resolve, 500))

@@ -13,7 +13,7 @@ import { dropEpoch } from './sandbox-scripts.ts'
  * later (it waited in a paused store's queue) is `expired` and changes nothing, as the request was answered 503.
  * What is left of each rule's `times` is kept in `fault-times` (rule id -> firings left), the fleet's count
  * (`claimFaultScript`): a new epoch starts it from the rules given; new rules add theirs, and removed ones leave it.
- * Reply: ok, version, epoch, journal, pact and coverage versions after it, life; `stale` when the world has moved on
+ * Reply: ok, version, epoch, journal, pact and coverage versions after it, life ('' for a field never set); `stale` when the world has moved on
  * (nothing written); `expired`; or `exists` for an `init` of a world already there.
  */
 export const publishScript = `${dropEpoch}
@@ -28,8 +28,11 @@ else
 end
 local t = redis.call('TIME')
 if tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) > tonumber(ARGV[#ARGV]) then return {'expired'} end
+-- The stream is kept (a new world's aside): its entries carry the journal version they were written in, so an
+-- instance that had not read them yet still feeds its pact and coverage from them, as resets keep those in memory.
 local function clearJournal()
-  redis.call('DEL', prefix .. 'journal', prefix .. 'journal-seq')
+  if kind == 'init' then redis.call('DEL', prefix .. 'journal', prefix .. 'journal-bytes') end
+  redis.call('DEL', prefix .. 'journal-seq')
   redis.call('HINCRBY', meta, 'journalVersion', 1)
 end
 local function countTimes(rulesJson, fresh)
@@ -84,6 +87,9 @@ elseif kind == 'coverage' then
 end
 redis.call('HINCRBY', meta, 'version', 1)
 local out = redis.call('HMGET', meta, 'version', 'epoch', 'journalVersion', 'pactVersion', 'coverageVersion', 'life')
+-- A field never set (no pact or coverage cleared yet) is '' as the mirror reads it from HGETALL, never nil: a nil
+-- came back as null, which the mirror took for a version other than '' and cleared the fleet's pact and coverage.
+for i = 1, #out do if not out[i] then out[i] = '' end end
 table.insert(out, 1, 'ok')
 return out
 `

@@ -18,7 +18,7 @@ export const dropWorld = `${dropEpoch}
 local function dropWorld(p)
   local e = redis.call('HGET', p .. 'meta', 'epoch')
   if e then dropEpoch(p, e) end
-  redis.call('DEL', p .. 'meta', p .. 'journal', p .. 'journal-seq', p .. 'fault-times')
+  redis.call('DEL', p .. 'meta', p .. 'journal', p .. 'journal-bytes', p .. 'journal-seq', p .. 'fault-times')
 end
 `
 
@@ -64,7 +64,7 @@ return redis.call('ZREM', ARGV[1] .. 'sandboxes', ARGV[2])
 
 /**
  * The fleet's sandboxes (the expired ones dropped first), or the one named, each as the store knows it: name, pets
- * (the epoch's catalogue and the pets created since), requests (the journal stream's entries), scenario, when it was
+ * (the epoch's catalogue and the pets created since), requests (the journal stream's entries since the journal's last clear), scenario, when it was
  * made and last used (ms, the store's clock). ARGV: the namespace's prefix, the idle expiry in ms, a name ('' for all).
  */
 export const listSandboxesScript = `${dropWorld}
@@ -92,7 +92,8 @@ for i = 1, #names, 2 do
     local lastUse = tonumber(names[i + 1])
     out[#out + 1] = names[i]
     out[#out + 1] = tonumber(m[2] or '0') + redis.call('LLEN', p .. 'e' .. m[1] .. ':created')
-    out[#out + 1] = redis.call('XLEN', p .. 'journal')
+    -- The stream keeps entries of before the journal's last clear (for the pact): those since it are the sequence's.
+    out[#out + 1] = math.min(redis.call('XLEN', p .. 'journal'), tonumber(redis.call('GET', p .. 'journal-seq') or '0'))
     out[#out + 1] = m[3] or ''
     out[#out + 1] = tonumber(m[4] or lastUse)
     out[#out + 1] = lastUse

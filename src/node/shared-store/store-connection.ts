@@ -44,6 +44,19 @@ export interface StoreConnection {
   close(): Promise<void>
 }
 
+/**
+ * What a 503 says of a request the store did not decide: a command the client never sent (the store unreachable), or a
+ * script the store ran past its deadline (`expired`), changed nothing.
+ */
+const nothingDone = 'nothing was counted or changed'
+
+/**
+ * What a 503 says when the store's answer did not come in time: the script may have run in time all the same, its
+ * answer late (a busy store or network), and then it counted (`--store-timeout 2`: 80 such 503s, 28 pets created).
+ */
+const outcomeUnknown =
+  'the request may have been counted, or its change made, all the same (the store may have run it in time and answered late): read the state before sending it again'
+
 /** The client's options: no offline queue and a command timeout (fail, never queue), reconnecting with backoff forever. */
 export function clientOptions(address: StoreAddress, timeoutMs: number, retry: boolean): RedisOptions {
   return {
@@ -64,15 +77,18 @@ export function clientOptions(address: StoreAddress, timeoutMs: number, retry: b
 /** Keeps the store's health from what its commands and a ping each second meet; answers 503s naming the cause. */
 export function createStoreConnection(client: Redis, address: StoreAddress, namespace: string, timeoutMs: number): StoreConnection {
   let cause: string | undefined
-  const unavailable = (why: string) =>
-    new ApiError('store_unavailable', `The shared store at ${address.display} ${why}; nothing was counted or changed`, {
+  const unavailable = (why: string, outcome = nothingDone) =>
+    new ApiError('store_unavailable', `The shared store at ${address.display} ${why}; ${outcome}`, {
       'Retry-After': '1',
     })
   const failed = (error: unknown) => {
     const message = error instanceof Error ? error.message : String(error)
-    cause = /timed? ?out/i.test(message)
-      ? `did not answer within ${timeoutMs} ms`
-      : client.status === 'ready'
+    if (/timed? ?out/i.test(message)) {
+      cause = `did not answer within ${timeoutMs} ms`
+      return unavailable(cause, outcomeUnknown)
+    }
+    cause =
+      client.status === 'ready'
         ? `failed: ${message}`
         : `is unreachable (${client.status}${lastConnectError === undefined ? '' : `: ${lastConnectError}`})`
     return unavailable(cause)

@@ -81,7 +81,7 @@ export async function openSharedStore(options: StoreOptions, address: StoreAddre
       const held = (await connection.call('HGET', link.mirror.metaKey, 'options')) as string | null
       if (held !== null && held !== link.fingerprint) {
         throw fail(
-          'the store holds a simulator made with other options (seed, pets, fixtures, keys, scenario, limits): start every instance with the same options, or use another --store-namespace',
+          'the store holds a simulator made with other options (seed, pets, fixtures, keys, scenario, limits, journal bounds, sandboxes, deprecation, faults): start every instance with the same options, or use another --store-namespace',
         )
       }
     },
@@ -114,10 +114,35 @@ function fleetSandboxes(connection: StoreConnection, idleMs: () => number, links
   }
 }
 
-/** The options that shape a world's state: instances on one store must agree on them. */
-function fingerprint(options: SimulatorOptions): string {
+/**
+ * The options that shape a world's state or what the fleet shares of it: instances on one store must agree on them.
+ * The sandboxes' cap and idle expiry are each instance's word on the fleet's sandboxes (an instance with a 2 s expiry
+ * swept the sandboxes of one with 30 min); the journal's bounds shape the stream each writes and every journal read;
+ * the deprecation dates, the fault rules and scenarios a reset goes back to, the answers of every instance. Left out:
+ * what each instance does with its own requests alone (latency, body limit, CORS, `Prefer`).
+ */
+function fingerprint(options: SimulatorOptions & { readonly sandboxes?: SandboxOptions | false }): string {
   const { seed, pets, fixtures, keys, scenario, maxPets, ban, baseUrl, journalSize, defaultStatus } = options
-  const shape = JSON.stringify({ seed, pets, fixtures, keys, scenario, maxPets, ban, baseUrl, journalSize, defaultStatus })
+  const { journalMaxBytes, journalBodyCapBytes, deprecation, faults, scenarios } = options
+  const sandboxes = options.sandboxes === false ? false : limitsOf(options)
+  const shape = JSON.stringify({
+    seed,
+    pets,
+    fixtures,
+    keys,
+    scenario,
+    maxPets,
+    ban,
+    baseUrl,
+    journalSize,
+    defaultStatus,
+    journalMaxBytes,
+    journalBodyCapBytes,
+    deprecation,
+    faults,
+    scenarios,
+    sandboxes,
+  })
   return createHash('sha1').update(shape).digest('hex').slice(0, 16)
 }
 

@@ -195,9 +195,11 @@ export interface StreamRecord {
   readonly sequence: number
   readonly origin: string
   readonly input: RecordInput | undefined
+  /** The world's journal, pact and coverage versions the entry was written in (`<j>/<p>/<c>`, '' for 0). */
+  readonly generation: readonly number[]
 }
 
-/** The entries of an `XRANGE`/`XREAD` of the stream (`[id, [s, seq, o, origin, p, payload]]` each). */
+/** The entries of an `XRANGE`/`XREAD` of the stream (`[id, [s, seq, o, origin, p, payload, g, generation, …]]` each). */
 export function decodeStreamEntries(reply: unknown, key: string, refuse: Refuse): StreamRecord[] {
   if (!Array.isArray(reply)) throw refuse(key, 'not a stream')
   const flat: unknown[] = []
@@ -205,23 +207,33 @@ export function decodeStreamEntries(reply: unknown, key: string, refuse: Refuse)
     const [id, fields] = Array.isArray(entry) ? entry : []
     if (!Array.isArray(fields)) throw refuse(key, 'not a stream entry')
     const field = (name: string) => fields[fields.indexOf(name) + 1]
-    flat.push(id, field('s'), field('o'), field('p'))
+    flat.push(id, field('s'), field('o'), field('p'), field('g'))
   }
   return decodeStreamRecords(flat, key, refuse)
 }
 
-/** Stream entries flattened (id, sequence, origin, payload: the record script's reply), every one checked first. */
+/** Fields per entry in a flattened read: id, sequence, origin, payload, generation. */
+const streamFields = 5
+
+/** Stream entries flattened (id, sequence, origin, payload, generation: the record script's reply), every one checked first. */
 export function decodeStreamRecords(flat: unknown, key: string, refuse: Refuse): StreamRecord[] {
   if (!Array.isArray(flat)) throw refuse(key, 'not a stream')
   const records: StreamRecord[] = []
-  for (let index = 0; index + 3 < flat.length; index += 4) {
-    const [id, sequence, origin, payload] = flat.slice(index, index + 4) as unknown[]
+  for (let index = 0; index + streamFields - 1 < flat.length; index += streamFields) {
+    const [id, sequence, origin, payload, generation] = flat.slice(index, index + streamFields) as unknown[]
     const at = `${key}, entry ${typeof id === 'string' ? id : '?'}`
     if (typeof id !== 'string' || !/^\d{1,15}-\d{1,15}$/.test(id)) throw refuse(key, 'an entry without a stream id')
     if (typeof sequence !== 'string' || !isCount(sequence)) throw refuse(at, 'no sequence number')
     if (typeof origin !== 'string') throw refuse(at, 'no origin')
     if (typeof payload !== 'string') throw refuse(at, 'no payload')
-    records.push({ id, sequence: Number(sequence), origin, input: payload === '' ? undefined : decodeEntry(payload, at, refuse) })
+    if (typeof generation !== 'string' || !/^\d{0,15}\/\d{0,15}\/\d{0,15}$/.test(generation)) throw refuse(at, 'no generation')
+    records.push({
+      id,
+      sequence: Number(sequence),
+      origin,
+      input: payload === '' ? undefined : decodeEntry(payload, at, refuse),
+      generation: generation.split('/').map((version) => Number(version) || 0),
+    })
   }
   return records
 }
@@ -240,8 +252,14 @@ interface StreamEntry {
   readonly r?: string
   readonly h?: string[]
   readonly q?: string
+  /** The request body's size as sent, when `q` holds only its first `journalBodyCapBytes`. */
+  readonly qn?: number
   readonly x: Record<string, string>
   readonly b?: string
+  /** The answer's size as sent, when `b` holds only its first `journalBodyCapBytes`. */
+  readonly bn?: number
+  /** Refused before the API ran (foreign Host or origin): journaled, in no pact or coverage. */
+  readonly rf?: true
 }
 
 function decodeEntry(text: string, at: string, refuse: Refuse): RecordInput {
@@ -259,11 +277,14 @@ function decodeEntry(text: string, at: string, refuse: Refuse): RecordInput {
     durationMs: e.d,
     forced: e.f,
     fault: e.r,
+    refused: e.rf,
     exchange: {
       rawHeaders: e.h,
       requestBody: e.q === undefined ? undefined : new Uint8Array(Buffer.from(e.q, 'base64')),
+      requestBodySize: e.qn,
       responseHeaders: e.x,
       responseBody: e.b,
+      responseBodySize: e.bn,
     },
   }
 }
@@ -277,6 +298,10 @@ function entryProblem(e: unknown): string | undefined {
   if (!Number.isInteger(entry.s) || (entry.s as number) < 0 || (entry.s as number) > 999) return 'its status is not a status'
   if (typeof entry.d !== 'number' || !Number.isFinite(entry.d) || entry.d < 0) return 'its duration is not a duration'
   if (entry.f !== undefined && entry.f !== true) return 'its forced mark is not true'
+  if (entry.rf !== undefined && entry.rf !== true) return 'its refused mark is not true'
+  for (const name of ['qn', 'bn']) {
+    if (entry[name] !== undefined && !(Number.isSafeInteger(entry[name]) && (entry[name] as number) >= 0)) return `${name} not a size`
+  }
   for (const name of ['r', 'q', 'b']) if (entry[name] !== undefined && typeof entry[name] !== 'string') return `${name} not text`
   if (entry.h !== undefined && !(Array.isArray(entry.h) && entry.h.every((value) => typeof value === 'string')))
     return 'its headers are not text'

@@ -49,14 +49,17 @@ export function createWorldLink(link: WorldLinkOptions): Omit<SharedWorldLink, '
   }
   /** When the instance stops waiting for a script, on the store's clock (the instance's clock runs on it). */
   const deadline = () => link.clock.now() + connection.timeoutMs
-  const journal = createWorldJournal(() => attached().journal, link.instanceId)
+  const capacity = options.journalSize ?? defaults.journalSize
+  // The stream's bounds are the journal's: each world's stream holds no more than its journal in memory would.
+  const maxBytes = options.journalMaxBytes ?? defaults.journalMaxBytes
+  const bodyCap = options.journalBodyCapBytes ?? defaults.journalBodyCapBytes
+  const journal = createWorldJournal(attached, link.instanceId, () => mirror.sync(true))
   /** The anonymous callers the world keeps, as in memory: the same option, the same default. */
   const maxAnonymous = options.maxAnonymousBuckets ?? defaults.maxAnonymousBuckets
-  const mirror = createWorldMirror({ ...link, core: attached, journal, deadline, maxAnonymous })
+  const mirror = createWorldMirror({ ...link, core: attached, journal, deadline, maxAnonymous, capacity })
   const { prefix, metaKey } = mirror
   const ban = options.ban === false ? undefined : { ...defaults.ban, ...options.ban }
   const maxPets = options.maxPets ?? defaults.maxPets
-  const capacity = options.journalSize ?? defaults.journalSize
   const { sandboxes } = link
   const sandboxUse = sandboxes === undefined ? [''] : [sandboxes.name, `${connection.namespace}:`, sandboxes.max, sandboxes.idleMs]
 
@@ -171,7 +174,11 @@ export function createWorldLink(link: WorldLinkOptions): Omit<SharedWorldLink, '
       const entry = journal.begin(input)
       const restarts = journal.restarts
       connection
-        .run(scripts.record, [metaKey], [prefix, capacity, encodeEntry(input), entry.origin, journal.lastId, journal.ownPrefix])
+        .run(
+          scripts.record,
+          [metaKey],
+          [prefix, capacity, encodeEntry(input, bodyCap), entry.origin, journal.lastId, journal.ownPrefix, maxBytes],
+        )
         .then((reply) => {
           // Checked whole before any of it is applied: an entry of another writer's fails this request's entry only.
           journal.apply(decodeStreamRecords(reply, `${prefix}journal`, refuse), restarts)

@@ -19,6 +19,9 @@ import {
 } from './store-values.ts'
 import type { WorldJournal } from './world-journal.ts'
 
+/** The most journal entries one read of the stream takes (each at most twice the body cap, and the request's headers). */
+export const journalPage = 50
+
 /** The changes a control request can make that the fleet must see, in the order they are published. */
 type Change = 'epoch' | 'clock' | 'faults' | 'journal' | 'pact' | 'coverage'
 
@@ -28,6 +31,8 @@ export interface WorldMirrorOptions {
   readonly fingerprint: string
   readonly core: () => SimulatorCore
   readonly journal: WorldJournal
+  /** The journal's capacity in entries: the stream holds no more. */
+  readonly capacity: number
   /** When the instance stops waiting for a script, on the store's clock: a publish run later changes nothing. */
   readonly deadline: () => number
   /** The most anonymous callers the world keeps (`maxAnonymousBuckets`): bounds the batches a full pull reads. */
@@ -56,7 +61,6 @@ export function createWorldMirror(options: WorldMirrorOptions) {
   let life = ''
   let pets = 0
   let faultsText = ''
-  let counters = { journalVersion: '', pactVersion: '', coverageVersion: '' }
   let applying = false
   let watching: Set<Change> | undefined
   let syncing: Promise<void> | undefined
@@ -69,11 +73,12 @@ export function createWorldMirror(options: WorldMirrorOptions) {
     const args = epochArgs(options.core(), options.fingerprint)
     // A store that came back empty has lost its format mark too.
     if (kind === 'init') await call('SET', `${connection.namespace}:format`, storeFormat, 'NX')
+    // A new world's stream is a new one (the store lost the world, or never had it).
+    if (kind === 'init') journal.restart()
     if (!(await send([kind, ...args]))) return false
     // The rules are loaded again from the store's (the fleet's counts of `times`) at the next pull.
     faultsText = ''
     pets = 0
-    journal.restart()
     return true
   }
 
@@ -100,7 +105,7 @@ export function createWorldMirror(options: WorldMirrorOptions) {
     version = nextVersion
     epoch = nextEpoch
     life = nextLife
-    counters = { journalVersion, pactVersion, coverageVersion }
+    journal.generations(journalVersion, pactVersion, coverageVersion)
   }
 
   /** Publishes what a control request changed on the copy; false when the world moved on first (nothing written). */
@@ -113,15 +118,14 @@ export function createWorldMirror(options: WorldMirrorOptions) {
       args.push(JSON.stringify({ nextId: core.faults.nextId, rules: core.faults.list() }))
       faultsText = ''
     }
-    if (!(await send(args))) return false
-    if (change === 'journal') journal.restart()
-    return true
+    return send(args)
   }
 
   /**
    * Publishes every change, in order; false when the world moved on first. A copy whose changes the fleet does not
    * have (stale, or the store failed) forgets what it knows of them, so its next sync reads the fleet's again: the
-   * epoch's snapshot, the rules, the journal (the clock is compared at every sync).
+   * epoch's snapshot, the rules (the clock is compared at every sync). A journal, pact or coverage cleared on the copy
+   * alone stays so: the control request runs again on the fleet's copy, or answers 503.
    */
   async function publishAll(changes: ReadonlySet<Change>): Promise<boolean> {
     try {
@@ -139,7 +143,6 @@ export function createWorldMirror(options: WorldMirrorOptions) {
     version = 'forgotten'
     if (changes.has('epoch')) epoch = ''
     faultsText = ''
-    counters = { ...counters, journalVersion: '' }
     return false
   }
 
@@ -210,6 +213,8 @@ export function createWorldMirror(options: WorldMirrorOptions) {
     applying = true
     try {
       if (meta.epoch !== epoch || meta.life !== life) {
+        // Another life of the world (the store lost it and it was written again): its stream is another.
+        if (meta.life !== life) journal.restart()
         const snapshotKey = `${prefix}e${meta.epoch}:snapshot`
         const snapshot = decodeSnapshot(await call('GET', snapshotKey), snapshotKey, refuse)
         applyChecked(refuse, snapshotKey, () => core.restore(snapshot))
@@ -217,8 +222,6 @@ export function createWorldMirror(options: WorldMirrorOptions) {
         pets = 0
         // The snapshot brought its own rules: the world's are loaded below, whatever was loaded before.
         faultsText = ''
-        journal.restart()
-        counters = { ...counters, journalVersion: meta.journalVersion }
       }
       const { clockOffsetMs: offsetMs, frozenAt } = meta
       if (core.clock.setting.offsetMs !== offsetMs || core.clock.setting.frozenAt !== frozenAt) {
@@ -230,13 +233,7 @@ export function createWorldMirror(options: WorldMirrorOptions) {
         applyChecked(refuse, `${metaKey}, field faults`, () => core.faults.load(fleetRules(rules as FaultRule[], times), nextId))
         faultsText = rulesText
       }
-      if (meta.journalVersion !== counters.journalVersion) {
-        core.journal.clear()
-        journal.restart()
-      }
-      if (meta.pactVersion !== counters.pactVersion) core.journal.clearPact()
-      if (meta.coverageVersion !== counters.coverageVersion) core.resetCoverage()
-      counters = { journalVersion: meta.journalVersion, pactVersion: meta.pactVersion, coverageVersion: meta.coverageVersion }
+      journal.generations(meta.journalVersion, meta.pactVersion, meta.coverageVersion)
       version = meta.version
       life = meta.life
     } finally {
@@ -258,10 +255,22 @@ export function createWorldMirror(options: WorldMirrorOptions) {
       if (start + bucketBatch >= held!) break
     }
     applyChecked(refuse, `${callersKey}rl:*`, () => core.limiter.load(buckets))
+    await catchUpJournal()
+  }
+
+  /**
+   * Applies the stream's entries past the copy's, a page at a time: each read within --store-timeout whatever the
+   * stream holds (one read of it whole, up to 10,000 entries, kept a new instance from starting once it was large). As
+   * many pages as the stream holds entries at most; the journal's tail brings the rest.
+   */
+  async function catchUpJournal(): Promise<void> {
     const restarts = journal.restarts
     const streamKey = `${prefix}journal`
-    const entries = await call('XRANGE', streamKey, `(${journal.lastId}`, '+', 'COUNT', 10_000)
-    journal.apply(decodeStreamEntries(entries, streamKey, refuse), restarts)
+    for (let page = 0; page <= options.capacity / journalPage; page++) {
+      const entries = await call('XRANGE', streamKey, `(${journal.lastId}`, '+', 'COUNT', journalPage)
+      const records = decodeStreamEntries(entries, streamKey, refuse)
+      if (!journal.apply(records, restarts) || journal.restarts !== restarts || records.length < journalPage) return
+    }
   }
 
   /**

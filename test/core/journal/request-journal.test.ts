@@ -4,6 +4,8 @@ import { entryOverheadBytes, type ExchangeParts } from '../../../src/core/journa
 import { redactHeader, redactQuery } from '../../../src/core/journal/journal-redaction.ts'
 import { createRequestJournal, type RecordInput } from '../../../src/core/journal/request-journal.ts'
 import { defaults } from '../../../src/core/defaults.ts'
+import { createCoverageTally } from '../../../src/core/journal/contract-coverage.ts'
+import { apiRoutes } from '../../../src/core/operations/api-routes.ts'
 
 const kib = 1024
 
@@ -342,5 +344,45 @@ describe('waits (issue #26)', () => {
     const waits = Array.from({ length: defaults.maxPendingWaits + 44 }, () => journal.waitFor({ status: 201 }, { timeoutMs: 60_000 }))
     journal.record(input())
     expect((await Promise.all(waits)).every((entry) => entry.sequence === 1)).toBe(true)
+  })
+})
+
+describe('a fleet entry of before the last clear (issue 45, High 3)', () => {
+  it('feeds the coverage and the record hook, and is neither held, counted nor seen by a wait', async () => {
+    const coverage = createCoverageTally(apiRoutes, () => undefined)
+    const observed: number[] = []
+    const journal = createRequestJournal({ coverage, onRecord: (entry) => observed.push(entry.sequence) })
+    journal.record(input(), 7)
+    const waiting = journal.waitFor({ operation: 'createPet', since: 8 }, { timeoutMs: 50 }).then(
+      () => 'seen',
+      () => 'not seen',
+    )
+    const old = journal.record(input(), 3, false)
+    expect(old.sequence).toBe(3)
+    expect(observed).toEqual([7, 3])
+    expect(journal.entries().map((entry) => entry.sequence)).toEqual([7])
+    expect(journal.counts().total).toBe(7)
+    expect(journal.counts().byStatusClass['2xx']).toBe(1)
+    expect(coverage.report().operations.find((operation) => operation.operation === 'createPet')!.calls).toBe(2)
+    expect(await waiting).toBe('not seen')
+    // The journal's own sequence goes on from the held entries'.
+    expect(journal.record(input()).sequence).toBe(8)
+  })
+})
+
+describe('an exchange whose bodies were cut before (a shared store keeps them as the journal does; issue 45, High 1)', () => {
+  it('shows them truncated, with the sizes sent', () => {
+    const journal = createRequestJournal({ bodyCapBytes: 10 })
+    journal.record(
+      input({
+        requestBody: new TextEncoder().encode('0123456789'),
+        requestBodySize: 4096,
+        responseBody: 'éé',
+        responseBodySize: 900,
+      }),
+    )
+    const [entry] = journal.entries()
+    expect(entry!.request.body).toEqual({ size: 4096, encoding: 'utf8', text: '0123456789', truncated: true })
+    expect(entry!.response.body).toEqual({ size: 900, encoding: 'utf8', text: 'éé', truncated: true })
   })
 })
