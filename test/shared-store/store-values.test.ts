@@ -127,15 +127,15 @@ describe('the journal stream', () => {
   it('reads entries as the stream holds them, its own without a payload', () => {
     const records = decodeStreamEntries(
       [
-        ['1-0', ['s', '1', 'o', 'other:1', 'p', entry]],
-        ['1-1', ['s', '2', 'o', 'me:1', 'p', '']],
+        ['1-0', ['s', '1', 'o', 'other:1', 'p', entry, 'g', '1//', 'n', '90']],
+        ['1-1', ['s', '2', 'o', 'me:1', 'p', '', 'g', '2/1/', 'n', '0']],
       ],
       'j',
       refuse,
     )
-    expect(records.map(({ id, sequence, origin }) => [id, sequence, origin])).toEqual([
-      ['1-0', 1, 'other:1'],
-      ['1-1', 2, 'me:1'],
+    expect(records.map(({ id, sequence, origin, generation }) => [id, sequence, origin, generation])).toEqual([
+      ['1-0', 1, 'other:1', [1, 0, 0]],
+      ['1-1', 2, 'me:1', [2, 1, 0]],
     ])
     expect(records[0]!.input).toMatchObject({ atMs: 1_700_000_000_000, method: 'GET', status: 200, durationMs: 1.5 })
     expect(records[1]!.input).toBeUndefined()
@@ -150,16 +150,19 @@ describe('the journal stream', () => {
     ['a method that is no text', JSON.stringify({ ...JSON.parse(entry), m: 1 })],
     ['headers that are no text', JSON.stringify({ ...JSON.parse(entry), h: [1] })],
     ['answer headers that are no text', JSON.stringify({ ...JSON.parse(entry), x: { a: 1 } })],
+    ['a body size that is no size', JSON.stringify({ ...JSON.parse(entry), qn: -1 })],
+    ['a refused mark that is not true', JSON.stringify({ ...JSON.parse(entry), rf: 1 })],
   ])('refuses an entry with %s, naming the stream and the entry', (_, payload) => {
     refusal(
-      () => decodeStreamRecords(['5-0', '9', 'intruder:1', payload], 'ns:{default}:journal', refuse),
+      () => decodeStreamRecords(['5-0', '9', 'intruder:1', payload, '1//'], 'ns:{default}:journal', refuse),
       'ns:{default}:journal, entry 5-0',
     )
   })
 
-  it('refuses an entry without a sequence, an id, or fields', () => {
-    refusal(() => decodeStreamRecords(['5-0', 'x', 'o', ''], 'j', refuse), 'j, entry 5-0')
-    refusal(() => decodeStreamRecords(['five', '1', 'o', ''], 'j', refuse), 'j')
+  it('refuses an entry without a sequence, an id, a generation, or fields', () => {
+    refusal(() => decodeStreamRecords(['5-0', 'x', 'o', '', '1//'], 'j', refuse), 'j, entry 5-0')
+    refusal(() => decodeStreamRecords(['five', '1', 'o', '', '1//'], 'j', refuse), 'j')
+    refusal(() => decodeStreamRecords(['5-0', '1', 'o', '', 'one'], 'j', refuse), 'j, entry 5-0')
     refusal(() => decodeStreamEntries([['5-0', 'fields']], 'j', refuse), 'j')
   })
 })

@@ -154,4 +154,15 @@ describe('an entry as the stream holds it (issue 45, High 1)', () => {
     expect(entry!.request.body).toEqual({ size: 2, encoding: 'utf8', text: '{}', truncated: false })
     expect(entry!.response.body).toEqual({ size: 8, encoding: 'utf8', text: '{"id":1}', truncated: false })
   })
+
+  it("keeps another instance's refusal (a foreign Host) in the journal and out of the pact and coverage, as in memory", () => {
+    const { journal, core, calls, pact } = setUp()
+    journal.generations('1', '', '')
+    const refused: RecordInput = { ...getPet('/v1/pets/1', 403), refused: true }
+    journal.apply(records(['1-0', '1', 'other:1', encodeEntry(refused, 1001), '1//']), 0)
+    expect(core.journal.entries().map((entry) => entry.status)).toEqual([403])
+    expect([calls(), pact()]).toEqual([0, 0])
+    journal.apply(records(['1-1', '2', 'other:2', encodeEntry(getPet('/v1/pets/1'), 1001), '1//']), 0)
+    expect([calls(), pact()]).toEqual([1, 1])
+  })
 })
