@@ -69,7 +69,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
     printBanner(running, options, config, { writeLine: (text) => (banner = text), open: true, serving: () => {} }, store?.display)
     role.send({ petstoreSim: 'listening', url: running.url, apiUrl: running.apiUrl, banner })
   } else {
-    printBanner(running, options, config, output, store?.display)
+    // The file before the banner, as with --workers: a script that waits for the banner finds the file too.
     if (options.readyFile !== undefined) {
       try {
         writeReadyFile(options.readyFile, running.apiUrl)
@@ -80,6 +80,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
         return
       }
     }
+    printBanner(running, options, config, output, store?.display)
   }
   output.serving()
   if (options.watch === true) {

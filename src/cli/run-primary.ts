@@ -44,7 +44,8 @@ export async function runPrimary(
   process.on('SIGTERM', onSignal)
   pool.ready.then(
     (listening) => {
-      output.writeLine(listening.banner)
+      // The file before the banner: a script that waits for the banner finds the file too (it is fsynced, so the
+      // banner would otherwise come first by a few milliseconds).
       try {
         if (options.readyFile !== undefined) writeReadyFile(options.readyFile, listening.apiUrl)
       } catch (error) {
@@ -53,6 +54,7 @@ export async function runPrimary(
         pool.stop('SIGTERM')
         return
       }
+      output.writeLine(listening.banner)
       output.serving()
     },
     // Reported below, when the pool has ended.
