@@ -17,6 +17,7 @@ import { toEntry } from '../journal/journal-views.ts'
 import { createKeyScrubber } from '../journal/journal-redaction.ts'
 import { apiRoutes } from '../operations/api-routes.ts'
 import { createCoverageTally } from '../journal/contract-coverage.ts'
+import { createLiveClientGrader, type LiveClientGrader } from '../grading/client-report-options.ts'
 import type { PetStatus } from '../model/pet-types.ts'
 import { createSeededRandom } from '../time/seeded-random.ts'
 import type { Latency, RandomSource, OperationContext } from '../operations/operation-context.ts'
@@ -73,6 +74,8 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     view: (recorded) => toEntry(sandboxPath === '' ? recorded : { ...recorded, path: recorded.path.slice(sandboxPath.length) }, scrub),
     basePath,
   })
+  // Made once the journal is (it reads the journal for an ignore list with filters); fed by it from the first request.
+  let grader: LiveClientGrader | undefined
   const journal = withPactExport(
     createRequestJournal({
       capacity: options.journalSize ?? defaults.journalSize,
@@ -80,6 +83,7 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
       bodyCapBytes: options.journalBodyCapBytes ?? defaults.journalBodyCapBytes,
       onRecord(recorded) {
         pact.observe(recorded)
+        grader!.observe(recorded)
         events.request(recorded)
       },
       coverage,
@@ -89,6 +93,13 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     }),
     pact,
   )
+  grader = createLiveClientGrader(journal, { sunsetAt: deprecation.sunsetAt, maxCallers: defaults.maxGradedCallers })
+  // The report is the journal's: a clear (a reset, `journal.clear()`, a restore) empties both.
+  const clearJournal = journal.clear
+  journal.clear = () => {
+    clearJournal()
+    grader!.clear()
+  }
   validateLatency(options.latency)
   const bodyLimit = options.bodyLimit ?? defaults.bodyLimit
   if (!(Number.isSafeInteger(bodyLimit) && bodyLimit >= 0))
@@ -159,6 +170,7 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     events,
     coverage: () => coverage.report(),
     resetCoverage: () => coverage.clear(),
+    clientReport: (reportOptions) => grader.report(reportOptions),
     reset: control.reset,
     get scenario() {
       return control.scenario
