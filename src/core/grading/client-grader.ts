@@ -120,12 +120,16 @@ export function createClientGrader(options: ClientGraderOptions): ClientGrader {
     if (tally.first.length < firstSequencesKept) tally.first.push(request.sequence)
   }
 
+  /** The caller seen last, already at the map's end: the common case (one client) costs one comparison. */
+  let latest: CallerState | undefined
   const stateOf = (request: GradableRequest): CallerState => {
+    if (latest !== undefined && latest.caller === request.caller) return latest
     const known = callers.get(request.caller)
     if (known !== undefined) {
       // Least recently seen first: the one forgotten when the bound is reached.
       callers.delete(request.caller)
       callers.set(request.caller, known)
+      latest = known
       return known
     }
     const state: CallerState = {
@@ -146,6 +150,7 @@ export function createClientGrader(options: ClientGraderOptions): ClientGrader {
       planTally: createPlanTally(),
     }
     callers.set(request.caller, state)
+    latest = state
     while (callers.size > maxCallers) {
       callers.delete(callers.keys().next().value!)
       forgotten++
@@ -219,6 +224,7 @@ export function createClientGrader(options: ClientGraderOptions): ClientGrader {
     },
     clear() {
       callers = new Map()
+      latest = undefined
       forgotten = 0
     },
   }
