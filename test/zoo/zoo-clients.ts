@@ -62,11 +62,13 @@ export const wellBehaved: Readonly<Record<string, ZooClient>> = {
       prefix: world.apiUrl,
       headers: auth(world),
       retry: { limit: 5, methods: ['get'], statusCodes: [429], afterStatusCodes: [429] },
+      timeout: false,
     })
     for (let index = 0; index < listings; index++) await api.get('pets', { searchParams: { limit: 1 } }).json()
   },
   async 'axios-retry'(world) {
-    const client = axios.create({ baseURL: world.apiUrl, headers: auth(world) })
+    // The fetch adapter: the same client in-process, where a test's fetch answers it.
+    const client = axios.create({ baseURL: world.apiUrl, headers: auth(world), adapter: 'fetch' })
     axiosRetry(client, {
       retries: 5,
       retryCondition: (error) => error.response?.status === 429,
