@@ -44,6 +44,12 @@ describe('GET /__sim/clients', () => {
     ])
     const ignored = await (await fetch(`${origin}/__sim/clients?ignore=retry-after-ignored,invalid-request`)).json()
     expect(ignored.verdict).toBe('pass')
+    // The journal's filters name the requests to leave out: of the rules given, or of every rule.
+    const byFilter = await (await fetch(`${origin}/__sim/clients?query.limit=500`)).json()
+    expect(byFilter).toEqual(JSON.parse(JSON.stringify(app.simulator.clientReport({ ignore: [{ filter: { query: { limit: '500' } } }] }))))
+    expect(byFilter.callers[1].findings).toEqual([])
+    const otherRule = await (await fetch(`${origin}/__sim/clients?ignore=banned&query.limit=500`)).json()
+    expect(otherRule.callers[1].findings.map((finding: { rule: string }) => finding.rule)).toEqual(['invalid-request'])
   })
 
   it('answers JUnit XML for ?format=junit and for Accept: application/xml', async () => {
@@ -71,7 +77,8 @@ describe('GET /__sim/clients', () => {
     for (const [query, words] of [
       ['format=csv', /format must be json or junit/],
       ['ignore=nope', /Unknown client rule "nope"/],
-      ['verbose=1', /Unknown parameter "verbose"/],
+      ['verbose=1', /Unknown filter verbose: the journal filters by .*, and takes format, ignore/],
+      ['ignore=banned&ignore=no-backoff', /ignore is given more than once/],
     ] as const) {
       const response = await fetch(`${origin}/__sim/clients?${query}`)
       expect(response.status).toBe(400)

@@ -3,30 +3,27 @@ import { jsonResponse, type PlainRequest, type PlainResponse } from '../../core/
 import { clientRuleIds, type ClientRuleId } from '../../core/grading/client-rules.ts'
 import { clientReportJUnit } from '../../core/grading/client-junit.ts'
 import type { SimulatorCore } from '../../core/simulator/simulator-core.ts'
+import type { ClientIgnore } from '../../core/grading/client-report-options.ts'
+import { parseJournalFilter } from '../../core/journal/journal-filter.ts'
 import type { ControlRoute } from './control-route.ts'
 
 /**
  * The client report over HTTP (docs/grading-clients.md):
  *
  * - `GET /__sim/clients`: `simulator.clientReport()` as JSON; `?format=junit` (or `Accept: application/xml`) as
- *   JUnit XML for CI; `?ignore=<rule>` (repeated, or comma-separated) leaves a rule's findings out. Per sandbox
- *   under `/sandboxes/<name>/__sim/clients`, like every control route.
+ *   JUnit XML for CI; `?ignore=<rule>,<rule>` leaves rules' findings out; the journal's filters (`operation=`,
+ *   `query.limit=500`…) name the requests to leave out (of those rules, or of every rule). Per sandbox under
+ *   `/sandboxes/<name>/__sim/clients`, like every control route.
  */
 export function clientRoutes(simulator: SimulatorCore): ControlRoute[] {
   return [{ method: 'GET', path: '/clients', name: 'clients', resolve: (request) => clientReportResponse(simulator, request) }]
 }
 
 function clientReportResponse(simulator: SimulatorCore, request: PlainRequest): PlainResponse {
-  const query = new URLSearchParams(request.query)
-  for (const name of query.keys()) {
-    if (name !== 'format' && name !== 'ignore')
-      throw new ApiError('invalid_query_parameter', `Unknown parameter ${JSON.stringify(name.slice(0, 40))}: use format or ignore`)
-  }
-  const ignore = query
-    .getAll('ignore')
-    .flatMap((value) => value.split(','))
-    .filter((rule) => rule !== '')
-  for (const rule of ignore) {
+  // The journal's filters, as GET /__sim/requests reads them: the requests to leave out (of `ignore`'s rules, or all).
+  const { filter, extra } = parseJournalFilter(request.query, simulator.basePath, ['format', 'ignore'])
+  const rules = (extra.ignore ?? '').split(',').filter((rule) => rule !== '')
+  for (const rule of rules) {
     if (!(clientRuleIds as readonly string[]).includes(rule)) {
       throw new ApiError(
         'invalid_query_parameter',
@@ -34,11 +31,17 @@ function clientReportResponse(simulator: SimulatorCore, request: PlainRequest): 
       )
     }
   }
-  const format = query.get('format') ?? (/\b(application|text)\/xml\b/.test(request.header('accept') ?? '') ? 'junit' : 'json')
+  const format = extra.format ?? (/\b(application|text)\/xml\b/.test(request.header('accept') ?? '') ? 'junit' : 'json')
   if (format !== 'json' && format !== 'junit') {
     throw new ApiError('invalid_query_parameter', `format must be json or junit (got ${JSON.stringify(format.slice(0, 40))})`)
   }
-  const report = simulator.clientReport({ ignore: ignore.map((rule) => ({ rule: rule as ClientRuleId })) })
+  const filtered = Object.keys(filter).length > 0
+  const ignore: ClientIgnore[] = filtered
+    ? rules.length === 0
+      ? [{ filter }]
+      : rules.map((rule) => ({ rule: rule as ClientRuleId, filter }))
+    : rules.map((rule) => ({ rule: rule as ClientRuleId }))
+  const report = simulator.clientReport({ ignore })
   if (format === 'json') return jsonResponse(report, 200)
   return { status: 200, headers: { 'Content-Type': 'application/xml; charset=utf-8' }, body: clientReportJUnit(report) }
 }
