@@ -34,7 +34,7 @@ export { ApiError, type ErrorBody } from './core/http/api-error.ts'
 export { errorCatalogue, type ErrorCatalogue } from './core/http/error-catalogue.ts'
 export type { ErrorCode } from './core/http/error-codes.ts'
 
-// What the simulator shows: the journal, contract coverage, Pact, events, the status and snapshots, scenarios.
+// What the simulator shows: the journal, contract coverage, the client report, Pact, events, the status and snapshots, scenarios.
 export type {
   JournalEntry,
   JournalPage,
@@ -51,6 +51,11 @@ export type { JournalFilter, JournalOperation } from './core/journal/journal-fil
 export type { HeaderMatch, JsonScalar, RequestPartsFilter } from './core/journal/journal-request-filter.ts'
 export type { Har, HarEntry, HarNameValue } from './core/journal/journal-har.ts'
 export type { AnswerOrigin, ContractCoverage, OperationCoverage, StatusCoverage } from './core/journal/contract-coverage.ts'
+export type { ClientFinding, ClientGrade, ClientReport, ClientVerdict } from './core/grading/client-grader.ts'
+export { clientRules, type ClientRule, type ClientRuleId, type ClientRuleSeverity } from './core/grading/client-rules.ts'
+export type { ClientIgnore, ClientReportOptions } from './core/grading/client-report-options.ts'
+export type { FixedPlanName, PlanAdvice } from './core/grading/plan-advisor.ts'
+export { assertClientsCompliant } from './client-assertion.ts'
 export type { PactBody } from './core/contract/pact-bodies.ts'
 export type { Pact, PactInteraction, PactOptions } from './core/contract/pact-export.ts'
 export type { PactProviderState } from './core/contract/pact-interaction.ts'

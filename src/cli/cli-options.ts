@@ -55,6 +55,8 @@ export interface CliOptions extends StateCliOptions, StoreCliOptions {
   pactProvider: string
   readyFile?: string
   pactSimulatorChoices?: boolean
+  clientReport?: string
+  failOnClientViolations?: boolean
   corsOrigin: string[]
   trustProxy: string[]
   maxPets: number
@@ -222,6 +224,20 @@ export function createProgram(): Command {
         '--pact-simulator-choices',
         "also write the answers the spec does not define (the simulator's own 400s, 410) to the --pact file, marked as such",
         'PACT_SIMULATOR_CHOICES',
+      ),
+    )
+    .addOption(
+      option(
+        '--client-report <file>',
+        'write the client report at shutdown: JUnit XML if the name ends in .xml, else JSON',
+        'CLIENT_REPORT',
+      ),
+    )
+    .addOption(
+      option(
+        '--fail-on-client-violations',
+        "exit 1 at shutdown when a caller broke the spec's rules for clients",
+        'FAIL_ON_CLIENT_VIOLATIONS',
       ),
     )
     .addOption(

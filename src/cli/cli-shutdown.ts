@@ -8,6 +8,7 @@ import type { GuardedOutput } from './guarded-output.ts'
 import type { SharedStore } from '../node/shared-store/connect-store.ts'
 import type { WorkerRole } from './cluster-worker.ts'
 import { removeReadyFile } from './ready-file.ts'
+import { writeClientReport } from './client-report-output.ts'
 
 /** Exit code at shutdown when `--state`, `--coverage` or `--pact` could not be written: the run itself went well. */
 const notSavedExitCode = 1
@@ -46,6 +47,7 @@ export function stopOnSignals(running: RunningServer, options: CliOptions, outpu
         if (speaks) {
           reportCoverage(running, options, output)
           await writePact(running, options, output)
+          if (await writeClientReport(running, options, output)) process.exitCode = notSavedExitCode
         }
         await parts.store?.close().catch((error: Error) => {
           process.stderr.write(`petstore-sim: --store: ${error.message.split('\n', 1)[0]} (while closing; nothing is lost)\n`)

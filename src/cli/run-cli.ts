@@ -13,6 +13,7 @@ import { applyConfigFile, defaultConfigFile, type ConfigData } from './config-fi
 import { cliSecrets } from './cli-secrets.ts'
 import { guardStandardOutput } from './guarded-output.ts'
 import { runVerifyCommand, verifyHelpLine } from './verify-command.ts'
+import { gradeHelpLine, runGradeCommand } from './grade-command.ts'
 import { refuseStoreConflicts } from './store-options.ts'
 import { watchInputs, type WatchedInputs } from './watch.ts'
 
@@ -20,11 +21,13 @@ import { watchInputs, type WatchedInputs } from './watch.ts'
  * Runs `petstore-sim` with the given arguments: parses the flags (and the
  * `PETSTORE_SIM_*` environment), starts the server, prints where it listens
  * and the keys in force, and stops gracefully on SIGINT or SIGTERM. With
- * `verify` first, checks another API instead (`verify-command.ts`).
+ * `verify` first, checks another API instead (`verify-command.ts`); with `grade`, grades a HAR recording (`grade-command.ts`).
  */
 export async function runCli(argv: readonly string[]): Promise<void> {
   // `petstore-sim verify …` checks another API; everything else serves one.
   if (argv[0] === 'verify') return runVerifyCommand(argv.slice(1))
+  // `petstore-sim grade <file.har>` grades a recording instead.
+  if (argv[0] === 'grade') return runGradeCommand(argv.slice(1))
   let options: CliOptions
   let config: ConfigData
   const output = guardStandardOutput()
@@ -112,7 +115,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
 /** Flags, then environment variables, then the config file, then the defaults; throws a CommanderError or a ConfigFileError. */
 function readOptions(argv: readonly string[], writeOut: (text: string) => void = () => {}): { options: CliOptions; config: ConfigData } {
   const program = createProgram()
-    .addHelpText('after', verifyHelpLine)
+    .addHelpText('after', `${verifyHelpLine}\n${gradeHelpLine}`)
     .exitOverride()
     .configureOutput({ writeErr: () => {}, writeOut })
   const parsed = program.parse(argv, { from: 'user' }).opts<CliOptions>()

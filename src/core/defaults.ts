@@ -57,6 +57,11 @@ export const defaults = Object.freeze({
   }),
   ban: Object.freeze({ after: 10, durationMs: 10 * 60_000 }),
   /**
+   * The most callers the client report grades at once (`simulator.clientReport()`); past it the least recently seen
+   * is forgotten. Some 1 KiB each with every rule broken: about 1 MiB at this default.
+   */
+  maxGradedCallers: 1000,
+  /**
    * The most rate-limit buckets kept for callers without a valid key (one per
    * client address); past it the least recently used is forgotten (lenient,
    * like nginx's limit_req). About 180 bytes each: ~17 MiB at this default.

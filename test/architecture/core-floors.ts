@@ -12,6 +12,7 @@ export const coreFloors = [
   'journal',
   'operations',
   'contract',
+  'grading',
   'faults',
   'pipeline',
   'state',

@@ -1,7 +1,7 @@
 // `npm run bench:steps` (and the end of `npm run bench`): where the pipeline's CPU goes, step by step (issue #28,
 // item 3). On the real pipeline of a simulator core with a manual clock, in this process: the whole `respond` for
 // GET /v1/pets?limit=20 and POST /v1/pets, then each step alone with the same inputs (authentication, the limiter,
-// the route match, the journal's capture, coverage, events), and the answer (resolver, headers, serialisation) as
+// the route match, the journal's capture, coverage, events, the client report's grading), and the answer (resolver, headers, serialisation) as
 // what is left. CPU µs per call (process.cpuUsage), median of rounds that alternate the measurements, each a fixed
 // number of calls: bounded, and less moved by other work on the machine than wall time. A step alone in a loop is
 // warmer than in the pipeline: the breakdown names where the µs go, it does not add up to the last decimal.
@@ -11,6 +11,8 @@ import { createManualClock } from '../../src/core/time/clock.ts'
 import { identifyCaller } from '../../src/core/pipeline/api-pipeline-steps.ts'
 import { createCoverageTally } from '../../src/core/journal/contract-coverage.ts'
 import { createRequestJournal, type RecordInput } from '../../src/core/journal/request-journal.ts'
+import { createClientGrader } from '../../src/core/grading/client-grader.ts'
+import { fromRecorded } from '../../src/core/grading/gradable-request.ts'
 import { createKeyRing } from '../../src/core/access/api-keys.ts'
 import { apiRoutes } from '../../src/core/operations/api-routes.ts'
 import type { PlainRequest, PlainResponse } from '../../src/core/http/plain-http.ts'
@@ -97,6 +99,9 @@ export async function runStepsBench(rounds = Number(process.env.BENCH_STEP_ROUND
   const getInput = recordInput('GET', sample, get)
   const postInput = recordInput('POST', samplePost, post)
   const entry = journal.record(getInput)
+  const postEntry = journal.record(postInput)
+  // The client report's step (issue 48): what the simulator's onRecord hook does with each recorded request.
+  const grader = createClientGrader({ sunsetAt: Date.UTC(2030, 11, 5), maxCallers: 1000 })
   const events = createSimulatorEvents()
   const withListener = core()
   withListener.events.subscribe(() => {})
@@ -115,6 +120,8 @@ export async function runStepsBench(rounds = Number(process.env.BENCH_STEP_ROUND
     'journal capture post': () => journal.record(postInput),
     coverage: () => coverage.count('listPets', 200, 'behaviour'),
     'events (none listening)': () => events.request(entry),
+    'client grading get': () => grader.observe(fromRecorded(entry)),
+    'client grading post': () => grader.observe(fromRecorded(postEntry)),
   }
   const figures = new Map<string, number[]>(Object.keys(measurements).map((name) => [name, []]))
   const names = Object.keys(measurements)
@@ -138,6 +145,7 @@ export async function runStepsBench(rounds = Number(process.env.BENCH_STEP_ROUND
       'journal capture': journalStep,
       coverage: at('coverage'),
       'events (none listening)': at('events (none listening)'),
+      'client grading': at(`client grading ${method}`),
     }
     const named = Object.values(steps).reduce((sum, value) => sum + value, 0)
     return {

@@ -11,6 +11,7 @@ import { faultRoutes } from './fault-routes.ts'
 import { adminTokenProblem, controlAccess, guard } from './control-guard.ts'
 import { controlPath, matchControlPath, type ControlOptions, type ControlRoute } from './control-route.ts'
 import { pactRoutes } from './pact-routes.ts'
+import { clientRoutes } from './client-routes.ts'
 import { providerStateRoutes } from './provider-state-routes.ts'
 import { createHostPolicy } from '../../core/access/host-policy.ts'
 import { sandboxRoutes, type SandboxDirectory } from './sandbox-routes.ts'
@@ -34,7 +35,8 @@ export { controlPath, type ControlOptions, type ControlRoute }
  * - `GET /__sim/events`: server-sent events of requests and state changes, for the dashboard;
  * - `GET|PUT /__sim/snapshot`, `GET|POST /__sim/scenario`: the whole state, and scenarios (`snapshot-routes.ts`, `scenario-routes.ts`);
  * - `GET|DELETE /__sim/requests.pact`, `POST /__sim/provider-states`: Pact both ways (`pact-routes.ts`);
- * - `GET /__sim/provider-states`: the provider states with their parameters (`provider-state-routes.ts`).
+ * - `GET /__sim/provider-states`: the provider states with their parameters (`provider-state-routes.ts`);
+ * - `GET /__sim/clients`: the client report, JSON or JUnit XML (`client-routes.ts`).
  */
 export interface ControlPlane {
   /** Every method a control route uses. */
@@ -95,6 +97,7 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
     ...snapshotRoutes(simulator),
     ...scenarioRoutes(simulator),
     ...pactRoutes(simulator),
+    ...clientRoutes(simulator),
     ...providerStateRoutes(),
     ...(sandboxes === undefined ? [] : sandboxRoutes(sandboxes, simulator.basePath, simulator.shared?.sandboxes)),
   ]

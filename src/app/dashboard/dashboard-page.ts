@@ -181,6 +181,11 @@ dt{color:var(--muted)}dd{margin:0;word-break:break-all}
 <p id="fault-error" role="alert" class="bad"></p>
 </section>
 <!--COVERAGE-->
+<section aria-labelledby="clients-h" id="clients-panel" hidden>
+<h2 id="clients-h">Clients</h2>
+<p id="clients-summary" class="muted"></p>
+<ul id="clients"></ul>
+</section>
 <section aria-labelledby="sandboxes-h" id="sandboxes-panel" hidden>
 <h2 id="sandboxes-h">Sandboxes</h2>
 <p id="sandboxes-summary" class="muted"></p>

@@ -170,7 +170,15 @@ export function createApiPipeline(state: OperationContext, options: PipelineOpti
     if (fault.at !== undefined && state.shared !== undefined) return claimSharedFault(state.shared, faults, exchange, match, operate)
     const act = (): OperationResult | Promise<OperationResult> => {
       // Some kinds drop the request before the operation runs (a reset, a hang); the others break the real answer on the way.
-      if (fault.fault !== undefined && !faultKinds[fault.fault].operationRuns) return { status: 0, body: null }
+      if (fault.fault !== undefined && !faultKinds[fault.fault].operationRuns) {
+        // The body is read all the same (within the body limit, as the operation would): the journal keeps what the
+        // client sent, so that one sending it again after the broken connection is seen doing so (issue 48).
+        if (request.method !== 'POST') return { status: 0, body: null }
+        return request.readBody().then(
+          () => ({ status: 0, body: null }),
+          () => ({ status: 0, body: null }),
+        )
+      }
       if (fault.status !== undefined) {
         return forcedResult(
           match.route,

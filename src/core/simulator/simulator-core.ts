@@ -17,6 +17,7 @@ import { toEntry } from '../journal/journal-views.ts'
 import { createKeyScrubber } from '../journal/journal-redaction.ts'
 import { apiRoutes } from '../operations/api-routes.ts'
 import { createCoverageTally } from '../journal/contract-coverage.ts'
+import { createLiveClientGrader, type LiveClientGrader } from '../grading/client-report-options.ts'
 import type { PetStatus } from '../model/pet-types.ts'
 import { createSeededRandom } from '../time/seeded-random.ts'
 import type { Latency, RandomSource, OperationContext } from '../operations/operation-context.ts'
@@ -77,14 +78,19 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     basePath,
     maxBytes: checkedBytes('pactMaxBytes', options.pactMaxBytes ?? defaults.pact.maxKeptBytes),
   })
+  // Made once the journal is (it reads the journal for an ignore list with filters); fed by it from the first request.
+  let grader: LiveClientGrader | undefined
   const journal = withPactExport(
     createRequestJournal({
       capacity: options.journalSize ?? defaults.journalSize,
       maxBytes: options.journalMaxBytes ?? defaults.journalMaxBytes,
       bodyCapBytes: options.journalBodyCapBytes ?? defaults.journalBodyCapBytes,
       onRecord(recorded) {
-        // A refusal before the API ran is no interaction of the API's.
-        if (recorded.refused !== true) pact.observe(recorded)
+        // A refusal before the API ran is no interaction of the API's, nor a client's use of it.
+        if (recorded.refused !== true) {
+          pact.observe(recorded)
+          grader!.observe(recorded)
+        }
         events.request(recorded)
       },
       coverage,
@@ -94,6 +100,13 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
     }),
     pact,
   )
+  grader = createLiveClientGrader(journal, { sunsetAt: deprecation.sunsetAt, maxCallers: defaults.maxGradedCallers })
+  // The report is the journal's: a clear (a reset, `journal.clear()`, a restore) empties both.
+  const clearJournal = journal.clear
+  journal.clear = () => {
+    clearJournal()
+    grader!.clear()
+  }
   validateLatency(options.latency)
   const bodyLimit = options.bodyLimit ?? defaults.bodyLimit
   if (!(Number.isSafeInteger(bodyLimit) && bodyLimit >= 0))
@@ -174,6 +187,7 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
         callers: { bytes: limiter.size * callerBucketBytes, maxBytes: callersMaxBytes(maxAnonymousBuckets, ring.keys.length) },
       })
     },
+    clientReport: (reportOptions) => grader.report(reportOptions),
     reset: control.reset,
     get scenario() {
       return control.scenario

@@ -11,6 +11,8 @@ import type { Clock, SimulatorClock } from '../time/clock.ts'
 import type { ContractCoverage } from '../journal/contract-coverage.ts'
 import type { WorldMemory } from './world-memory.ts'
 import type { RequestJournal } from '../journal/request-journal.ts'
+import type { ClientReport } from '../grading/client-grader.ts'
+import type { ClientReportOptions } from '../grading/client-report-options.ts'
 import type { PactExport } from '../contract/pact-module.ts'
 import type { PactRecorder } from '../contract/pact-recorder.ts'
 import type { ScenarioDefinition, ScenarioSummary } from '../state/scenarios.ts'
@@ -158,6 +160,16 @@ export interface SimulatorCore {
    * budgets"): the journal, the pact, coverage and the callers' buckets. `GET /__sim/health` answers it as `memory`.
    */
   memory(): WorldMemory
+  /**
+   * The consumer's side of the contract: each caller graded against the spec's rules for clients (Retry-After,
+   * backoff, bans, getPet's deprecation and removal, malformed and unauthenticated requests), on the simulator's
+   * clock, with its plan advice (docs/grading-clients.md). Graded as requests are journaled; starts over when the
+   * journal does (a reset, `journal.clear()`).
+   *
+   * @example
+   * assertClientsCompliant(simulator.clientReport({ ignore: [{ rule: 'invalid-request' }] }))
+   */
+  clientReport(options?: ClientReportOptions): ClientReport
   /** The API's path prefix, e.g. `/v1`. */
   readonly basePath: string
   /** The origin and prefix of a full base URL (`https://api.example.com/v1`); `undefined` for a path prefix (any origin). */

@@ -56,6 +56,8 @@ describe('fault rules: the fault-only statuses', () => {
     expect(answer.transportFault).toMatchObject({ kind: fault })
     expect(simulator.store.size).toBe(5)
     expect(simulator.journal.entries()[0]).toMatchObject({ fault: id, status: 0 })
+    // The body the client sent is kept: a client that sends it again is seen doing so (duplicate-create, issue 48).
+    expect(simulator.journal.entries()[0]?.request.body).toMatchObject({ encoding: 'utf8', text: newPet })
   })
 
   it.each(['truncate', 'empty'] as const)('%s: the operation runs, its answer broken on the way', async (fault) => {

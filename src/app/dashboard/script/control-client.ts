@@ -4,7 +4,8 @@ import { announce, byId } from './dom.ts'
 // page asks for the token in a form and keeps it in `sessionStorage` (this tab only).
 
 // The control plane this page was served by: `/__sim`, or a sandbox's own, `/sandboxes/<name>/__sim` (docs/sharing.md).
-const base = `${location.pathname.replace(/\/__sim(?:\/.*)?$/, '')}/__sim`
+export const controlBase = `${location.pathname.replace(/\/__sim(?:\/.*)?$/, '')}/__sim`
+const base = controlBase
 const tokenKey = 'petstore-sim-admin-token'
 
 export interface ControlClient {

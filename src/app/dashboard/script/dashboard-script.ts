@@ -5,6 +5,7 @@ import { loadScenarios, wireControls } from './page-controls.ts'
 import { createRequestFilterBox } from './request-filter-box.ts'
 import { createRequestsTable } from './requests-table.ts'
 import { watchSandboxes } from './sandboxes-panel.ts'
+import { watchClients } from './clients-panel.ts'
 import { createStatusPanels } from './status-panels.ts'
 
 // The dashboard's script (`GET /__sim/`): bundled into one inline script of the page at build time
@@ -19,6 +20,7 @@ function startDashboard(): void {
   loadScenarios(client)
   setInterval(() => status.tick(), 1000)
   watchSandboxes(client)
+  watchClients(client)
   readEventStream({ client, status, requests, onReset: () => loadScenarios(client) })
 }
 
