@@ -1,6 +1,7 @@
 import { ApiError } from '../../core/http/api-error.ts'
 import { jsonResponse, type PlainRequest, type PlainResponse } from '../../core/http/plain-http.ts'
 import type { SimulatorCore } from '../../core/simulator/simulator-core.ts'
+import type { ReconfigurableOptions } from '../../core/simulator/simulator-options.ts'
 import { journalRoutes } from './journal-routes.ts'
 import { dashboardResponse } from '../dashboard/dashboard-page.ts'
 import { createEventStreams } from '../dashboard/event-stream.ts'
@@ -49,8 +50,16 @@ export interface ControlPlane {
   check(request: PlainRequest): void
 }
 
-/** `sandboxes`: the app's sandboxes, listed, made and deleted under `/__sim/sandboxes` (the default world's plane only). */
-export function createControlPlane(simulator: SimulatorCore, options: ControlOptions = {}, sandboxes?: SandboxDirectory): ControlPlane {
+/**
+ * `sandboxes`: the app's sandboxes, listed, made and deleted under `/__sim/sandboxes` (the default world's plane only);
+ * `sandboxOptions`: the options they are made from, which a PUT's settings replace in part.
+ */
+export function createControlPlane(
+  simulator: SimulatorCore,
+  options: ControlOptions = {},
+  sandboxes?: SandboxDirectory,
+  sandboxOptions: ReconfigurableOptions = {},
+): ControlPlane {
   const tokenProblem = options.adminToken === undefined ? undefined : adminTokenProblem(options.adminToken)
   if (tokenProblem !== undefined) throw new TypeError(`control.adminToken ${tokenProblem}: it would protect nothing`)
   const clockState = () => clockReading(simulator)
@@ -96,7 +105,7 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
     ...scenarioRoutes(simulator),
     ...pactRoutes(simulator),
     ...providerStateRoutes(),
-    ...(sandboxes === undefined ? [] : sandboxRoutes(sandboxes, simulator.basePath, simulator.shared?.sandboxes)),
+    ...(sandboxes === undefined ? [] : sandboxRoutes(sandboxes, simulator.basePath, sandboxOptions, simulator.shared?.sandboxes)),
   ]
 
   return {
