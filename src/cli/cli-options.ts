@@ -55,6 +55,7 @@ export interface CliOptions extends StateCliOptions, StoreCliOptions {
   pactProvider: string
   readyFile?: string
   pactSimulatorChoices?: boolean
+  providerStates?: string
   corsOrigin: string[]
   trustProxy: string[]
   maxPets: number
@@ -222,6 +223,13 @@ export function createProgram(): Command {
         '--pact-simulator-choices',
         "also write the answers the spec does not define (the simulator's own 400s, 410) to the --pact file, marked as such",
         'PACT_SIMULATOR_CHOICES',
+      ),
+    )
+    .addOption(
+      option(
+        '--provider-states <file>',
+        'JSON object of your own provider states: state name -> { scenario, snapshot (a file), states (built-in ones, with params) }',
+        'PROVIDER_STATES',
       ),
     )
     .addOption(

@@ -13,6 +13,8 @@ import { adminTokenProblem, controlAccess, guard } from './control-guard.ts'
 import { controlPath, matchControlPath, type ControlOptions, type ControlRoute } from './control-route.ts'
 import { pactRoutes } from './pact-routes.ts'
 import { providerStateRoutes } from './provider-state-routes.ts'
+import { checkMappedProviderStates, type MappedProviderStates } from '../../core/simulator/mapped-provider-states.ts'
+import type { MappedStates } from '../../core/simulator/provider-states.ts'
 import { createHostPolicy } from '../../core/access/host-policy.ts'
 import { sandboxRoutes, type SandboxDirectory } from './sandbox-routes.ts'
 
@@ -62,6 +64,7 @@ export function createControlPlane(
 ): ControlPlane {
   const tokenProblem = options.adminToken === undefined ? undefined : adminTokenProblem(options.adminToken)
   if (tokenProblem !== undefined) throw new TypeError(`control.adminToken ${tokenProblem}: it would protect nothing`)
+  const mapped = mappedStates(simulator, options.providerStates)
   const clockState = () => clockReading(simulator)
   const streams = createEventStreams(simulator, options.events)
   const hosts = createHostPolicy(options.allowedHosts)
@@ -103,8 +106,8 @@ export function createControlPlane(
     ...faultRoutes(simulator),
     ...snapshotRoutes(simulator),
     ...scenarioRoutes(simulator),
-    ...pactRoutes(simulator),
-    ...providerStateRoutes(),
+    ...pactRoutes(simulator, mapped),
+    ...providerStateRoutes(mapped),
     ...(sandboxes === undefined ? [] : sandboxRoutes(sandboxes, simulator.basePath, sandboxOptions, simulator.shared?.sandboxes)),
   ]
 
@@ -128,5 +131,16 @@ export function createControlPlane(
       }
       return route.resolve(request, id)
     },
+  }
+}
+
+/** The team's provider states, checked against the simulator's scenarios; their teardown returns to the one it is in now. */
+function mappedStates(simulator: SimulatorCore, states: MappedProviderStates | undefined): MappedStates | undefined {
+  if (states === undefined) return undefined
+  try {
+    const names = simulator.scenarios().map((scenario) => scenario.name)
+    return { states: checkMappedProviderStates(states, names), configuredScenario: simulator.scenario }
+  } catch (error) {
+    throw error instanceof RangeError ? new RangeError(`control.providerStates: ${error.message}`) : error
   }
 }
