@@ -1,5 +1,6 @@
 // The package's builds. What the Node entries share (the core, the YAML parser) is bundled once, in shared chunks.
-// Only msw, the peer dependency (users bring their own), and ioredis, the shared store's client, stay outside.
+// Only the peer dependencies (msw, and @playwright/test for the fixture: users bring their own) and ioredis, the shared
+// store's client, stay outside.
 //
 // - dist/lib: the Node build (exports' `node` condition): the library's entries and the CLI. zod and faker's
 //   `SimpleFaker` are not in its start-up path: `core/model/zod-module.ts` and `core/catalogue/faker-module.ts` are
@@ -19,7 +20,8 @@ import { build, defineConfig, type Plugin } from 'rolldown'
 import { parseAst } from 'rolldown/parseAst'
 
 // ioredis is the package's one dependency: never bundled, and loaded only by the shared store (`--store`), on demand.
-const external = [/^msw(\/.*)?$/, /^ioredis$/]
+// @playwright/test, an optional peer dependency, is imported by the Playwright fixture's entry alone.
+const external = [/^msw(\/.*)?$/, /^ioredis$/, /^@playwright\/test$/]
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 /** In the Node build, each module here is replaced by the one that loads its package when it is first needed. */
 const onDemand = new Map([
@@ -151,6 +153,7 @@ export default defineConfig([
       index: 'src/index.ts',
       node: 'src/node.ts',
       verify: 'src/verify.ts',
+      playwright: 'src/playwright.ts',
       cli: 'src/cli/run-cli.ts',
     },
     platform: 'node',

@@ -66,7 +66,13 @@ export type { StoreMemory, WorldMemory } from './core/simulator/world-memory.ts'
 export type { FaultKindStatus, KeyStatus, OperationStatus, SimulatorStatus, WindowStatus } from './core/state/simulator-status.ts'
 export type { SnapshotReader, StateSnapshot } from './core/state/state-snapshot.ts'
 export type { ScenarioDefinition, ScenarioSummary, ScenarioUsage } from './core/state/scenarios.ts'
-export { applyProviderState, type ProviderStateRequest, type ProviderStateResult } from './core/simulator/provider-states.ts'
+export {
+  applyProviderState,
+  type MappedStates,
+  type ProviderStateRequest,
+  type ProviderStateResult,
+} from './core/simulator/provider-states.ts'
+export type { MappedProviderState, MappedProviderStates, MappedStep } from './core/simulator/mapped-provider-states.ts'
 export type { ProviderStateParams } from './core/simulator/provider-state-params.ts'
 
 // Fault rules.

@@ -2,6 +2,7 @@ import { ApiError } from '../core/http/api-error.ts'
 import { hasDotSegment } from '../core/http/path-normalisation.ts'
 import { errorResponse, isPromiseLike, type PlainRequest, type PlainResponse, type TransportFacts } from '../core/http/plain-http.ts'
 import { createSimulatorCore, type SimulatorCore, type SimulatorOptions } from '../core/simulator/simulator-core.ts'
+import type { ReconfigurableOptions } from '../core/simulator/simulator-options.ts'
 import { createControlPlane, controlPath, type ControlOptions } from './control/control-plane.ts'
 import { createBrowserAccess, isCrossSiteNavigation, journalRefusal, keyOf, type HostCheck } from './browser-access.ts'
 import { controlAccess } from './control/control-guard.ts'
@@ -115,7 +116,12 @@ export function createAppWith(
   const control =
     options.control === false || createControl === undefined
       ? undefined
-      : createControl(simulator, options.control === true || options.control === undefined ? {} : options.control, sandboxes?.registry)
+      : createControl(
+          simulator,
+          options.control === true || options.control === undefined ? {} : options.control,
+          sandboxes?.registry,
+          sandboxOptions(options),
+        )
   const openApi =
     options.openApiDocument === undefined || createDocumentRoute === undefined ? undefined : createDocumentRoute(options.openApiDocument)
   const allowedMethods = [...new Set([...pipeline.table.methods, ...(control?.methods ?? []), 'OPTIONS'])].join(', ')
@@ -305,6 +311,12 @@ function noSandbox(name: string): ApiError {
     'sandbox_not_found',
     `No sandbox ${JSON.stringify(name)}, and this request may not make one: a request with an API key makes it, or PUT /__sim/sandboxes/${name}; GET /__sim/sandboxes lists them`,
   )
+}
+
+/** The options every sandbox's state is made from (as {@link createSandboxWorlds} passes them on): a PUT's settings replace some. */
+function sandboxOptions(options: AppOptions): ReconfigurableOptions {
+  const { seed, pets, fixtures, keys, faults, scenarios, scenario } = options
+  return { seed, pets, fixtures, keys, faults, scenarios, scenario }
 }
 
 /** The sandboxes of an app: each an app of its own over a simulator made from the same options, without sandboxes. */

@@ -1,9 +1,11 @@
-import { resolve } from 'node:path'
+import { dirname, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { RequestHandler } from 'msw'
 import { defaults } from '../core/defaults.ts'
 import type { FaultRuleInput } from '../core/faults/fault-rules.ts'
 import { parseFaultText } from '../core/faults/fault-text.ts'
+import { checkMappedProviderStates, type MappedProviderStates } from '../core/simulator/mapped-provider-states.ts'
+import { builtInScenarios } from '../core/state/scenarios.ts'
 import { readInputFile, unreadableReason } from '../node/input-file.ts'
 import type { CliOptions } from './cli-options.ts'
 import type { ConfigData } from './config-file.ts'
@@ -121,5 +123,39 @@ export function readJsonFile(path: string, flag: string): unknown {
     return JSON.parse(text)
   } catch (error) {
     throw new UsageError(`${flag}: ${path} is not valid JSON (${(error as Error).message})`)
+  }
+}
+
+/**
+ * The team's provider states (`--provider-states <file>`, or `providerStates` in the config file, inline or a file's
+ * path), each `snapshot` file read (relative to the file that names it), checked whole: a one-line usage error
+ * naming the state and its field otherwise.
+ */
+export function readProviderStates(options: CliOptions, config: ConfigData): MappedProviderStates | undefined {
+  const inline = config.inline.providerStates
+  if (inline === undefined && options.providerStates === undefined) return undefined
+  const where = inline !== undefined ? `providerStates in --config ${config.path}` : `--provider-states ${options.providerStates}`
+  const data = inline ?? readJsonFile(options.providerStates!, '--provider-states')
+  const folder = dirname(resolve(inline !== undefined ? config.path! : options.providerStates!))
+  const fail = (message: string): never => {
+    throw new UsageError(`${where}: ${message}`)
+  }
+  const withSnapshots =
+    typeof data === 'object' && data !== null && !Array.isArray(data)
+      ? Object.fromEntries(
+          Object.entries(data as Record<string, unknown>).map(([name, entry]) => {
+            const snapshot = typeof entry === 'object' && entry !== null ? (entry as { snapshot?: unknown }).snapshot : undefined
+            if (snapshot === undefined) return [name, entry]
+            if (typeof snapshot !== 'string') fail(`${JSON.stringify(name)}.snapshot: must be a snapshot file's path`)
+            const file = resolve(folder, snapshot as string)
+            return [name, { ...(entry as object), snapshot: readJsonFile(file, `${where}: ${JSON.stringify(name)}.snapshot`) }]
+          }),
+        )
+      : data
+  const scenarios = [...new Set([...Object.keys(builtInScenarios), ...Object.keys(config.scenarios ?? {})])]
+  try {
+    return checkMappedProviderStates(withSnapshots, scenarios)
+  } catch (error) {
+    return fail((error as Error).message)
   }
 }

@@ -57,6 +57,7 @@ export interface CliOptions extends StateCliOptions, StoreCliOptions {
   pactSimulatorChoices?: boolean
   clientReport?: string
   failOnClientViolations?: boolean
+  providerStates?: string
   corsOrigin: string[]
   trustProxy: string[]
   maxPets: number
@@ -238,6 +239,13 @@ export function createProgram(): Command {
         '--fail-on-client-violations',
         "exit 1 at shutdown when a caller broke the spec's rules for clients",
         'FAIL_ON_CLIENT_VIOLATIONS',
+      ),
+    )
+    .addOption(
+      option(
+        '--provider-states <file>',
+        'JSON object of your own provider states: state name -> { scenario, snapshot (a file), states (built-in ones, with params) }',
+        'PROVIDER_STATES',
       ),
     )
     .addOption(

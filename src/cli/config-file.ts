@@ -9,11 +9,11 @@ import { readInputFile, unreadableReason } from '../node/input-file.ts'
 export const defaultConfigFile = 'petstore-sim.config.json'
 
 /** Keys whose value may be the data itself instead of a file's path, as the flag's file would hold it. */
-const inlineDataKeys = ['keys', 'faults', 'fixtures'] as const
+const inlineDataKeys = ['keys', 'faults', 'fixtures', 'providerStates'] as const
 type InlineDataKey = (typeof inlineDataKeys)[number]
 
 /** Keys that name files: a relative path in the config file is relative to the config file. */
-const pathKeys = new Set(['fixtures', 'keys', 'faults', 'handlers', 'state'])
+const pathKeys = new Set(['fixtures', 'keys', 'faults', 'handlers', 'state', 'providerStates'])
 
 /** What the config file adds to the flags: the data given inline, and the user's scenarios. */
 export interface ConfigData {
@@ -37,7 +37,7 @@ export class ConfigFileError extends Error {}
  * Every flag's key is its camelCase name (`--ban-after` -> `banAfter`), and
  * its value goes through the flag's own parser, so the file accepts exactly
  * what the flag accepts (numbers may be JSON numbers, repeatable flags
- * arrays). `keys`, `faults` and `fixtures` may also hold the data inline;
+ * arrays). `keys`, `faults`, `fixtures` and `providerStates` may also hold the data inline;
  * `scenarios` holds the user's scenarios; `$schema` is ignored.
  */
 export function applyConfigFile(program: Command, configFlag: string | undefined, workingDirectory = process.cwd()): ConfigData {

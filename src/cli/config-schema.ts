@@ -43,6 +43,7 @@ function optionSchema(option: Option): Record<string, unknown> {
   const name = option.attributeName()
   // Data inline instead of a file's path: keys an object, faults and fixtures arrays; latency also { min, max }.
   if (name === 'keys') return { description, anyOf: [{ type: 'string' }, { type: 'object', additionalProperties: { type: 'string' } }] }
+  if (name === 'providerStates') return { description, anyOf: [{ type: 'string' }, { type: 'object' }] }
   if (name === 'faults' || name === 'fixtures') return { description, anyOf: [{ type: 'string' }, { type: 'array' }] }
   if (name === 'latency')
     return { description, anyOf: [scalar, { type: 'object', properties: { min: { type: 'integer' }, max: { type: 'integer' } } }] }

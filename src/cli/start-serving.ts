@@ -7,7 +7,7 @@ import { createNodeApp } from '../node/node-app.ts'
 import { createRequestLogger } from '../node/request-log.ts'
 import type { SharedStore } from '../node/shared-store/connect-store.ts'
 import { startServer, type RunningServer, type StartServerOptions } from '../node/server.ts'
-import { loadHandlers, readFaults, readJsonFile, readKeys } from './cli-inputs.ts'
+import { loadHandlers, readFaults, readJsonFile, readKeys, readProviderStates } from './cli-inputs.ts'
 import type { CliOptions } from './cli-options.ts'
 import type { CliSecrets } from './cli-secrets.ts'
 import { UsageError, usageExitCode } from './cli-usage-error.ts'
@@ -132,10 +132,11 @@ async function toServerOptions(
     defaultStatus: options.defaultStatus,
     // The control plane checks every request itself: the admin token when there is one, else loopback clients under a loopback
     // or allowed host name, however the server is bound.
-    control:
-      options.adminToken === undefined
-        ? { allowedHosts: options.allowedHost }
-        : { adminToken: options.adminToken, allowedHosts: options.allowedHost },
+    control: {
+      ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
+      allowedHosts: options.allowedHost,
+      providerStates: readProviderStates(options, config),
+    },
     prefer: options.prefer,
     corsOrigins: options.corsOrigin,
     maxPets: options.maxPets,

@@ -15,6 +15,7 @@ const sources: Record<string, () => Promise<Record<string, unknown>>> = {
   'petstore-sim': () => import('../../src/index.ts'),
   'petstore-sim/node': () => import('../../src/node.ts'),
   'petstore-sim/verify': () => import('../../src/verify.ts'),
+  'petstore-sim/playwright': () => import('../../src/playwright.ts'),
 }
 const valueKinds = new Set(['function', 'const', 'class', 'enum'])
 

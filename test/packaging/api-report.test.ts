@@ -12,6 +12,7 @@ describe('the public API (api-report/*.api.md)', () => {
       'petstore-sim petstore-sim.api.md',
       'petstore-sim/node petstore-sim-node.api.md',
       'petstore-sim/verify petstore-sim-verify.api.md',
+      'petstore-sim/playwright petstore-sim-playwright.api.md',
     ])
   })
 

@@ -131,5 +131,8 @@ return { pets: simulator.store.list({ limit: 20 }), required: required() }`)
     expect(staticPackages('dist/lib/node.js').filter((specifier) => specifier.startsWith('msw'))).toEqual([])
     // The shared store's client comes with --store alone, by a dynamic import: no entry reaches it statically.
     for (const entry of ['index', 'node', 'verify', 'cli']) expect(staticPackages(`dist/lib/${entry}.js`)).not.toContain('ioredis')
+    // @playwright/test, an optional peer dependency, is the Playwright fixture's alone (issue 49).
+    for (const entry of ['index', 'node', 'verify', 'cli']) expect(staticPackages(`dist/lib/${entry}.js`)).not.toContain('@playwright/test')
+    expect(staticPackages('dist/lib/playwright.js')).toEqual(['@playwright/test'])
   })
 })

@@ -30,10 +30,12 @@ function bareRequires(source: string): string[] {
 }
 
 describe('one source of each dependency', () => {
-  it('bundles zod, faker, commander and yaml once into dist, so the package depends on msw (its peer) and ioredis alone', () => {
+  it('bundles zod, faker, commander and yaml once into dist, so the package depends on msw (its peer), ioredis and, for its fixture alone, @playwright/test', () => {
     // ioredis, the shared store's client (`--store`), is the one dependency: loaded on demand by the Node build only.
     expect(Object.keys(packageJson.dependencies ?? {})).toEqual(['ioredis'])
-    expect(Object.keys(packageJson.peerDependencies)).toEqual(['msw'])
+    // @playwright/test: an optional peer, for the Playwright fixture (petstore-sim/playwright) alone.
+    expect(Object.keys(packageJson.peerDependencies)).toEqual(['@playwright/test', 'msw'])
+    expect(packageJson.peerDependenciesMeta).toEqual({ '@playwright/test': { optional: true } })
     // The Node build (dist/lib, with zod.cjs and faker.cjs, loaded on demand) and the build for everywhere else.
     const files = ['dist/lib', 'dist/browser'].flatMap((dir) =>
       readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
@@ -44,7 +46,10 @@ describe('one source of each dependency', () => {
     const imported = new Set(
       files.flatMap((file) => [...bareImports(readFileSync(file, 'utf8')), ...bareRequires(readFileSync(file, 'utf8'))]),
     )
-    expect([...imported].filter((specifier) => !/^(msw(\/|$)|ioredis$)/.test(specifier))).toEqual([])
+    expect([...imported].filter((specifier) => !/^(msw(\/|$)|ioredis$|@playwright\/test$)/.test(specifier))).toEqual([])
+    expect(files.filter((file) => bareImports(readFileSync(file, 'utf8')).includes('@playwright/test'))).toEqual([
+      join(root, 'dist/lib/playwright.js'),
+    ])
     const browserFiles = files.filter((file) => file.includes(`${join('dist', 'browser')}`))
     expect(browserFiles.filter((file) => bareImports(readFileSync(file, 'utf8')).includes('ioredis'))).toEqual([])
   })

@@ -1,6 +1,7 @@
 import { ApiError } from '../../core/http/api-error.ts'
 import { jsonResponse, type PlainRequest, type PlainResponse } from '../../core/http/plain-http.ts'
 import type { SimulatorCore } from '../../core/simulator/simulator-core.ts'
+import type { ReconfigurableOptions } from '../../core/simulator/simulator-options.ts'
 import { journalRoutes } from './journal-routes.ts'
 import { dashboardResponse } from '../dashboard/dashboard-page.ts'
 import { createEventStreams } from '../dashboard/event-stream.ts'
@@ -13,6 +14,8 @@ import { controlPath, matchControlPath, type ControlOptions, type ControlRoute }
 import { pactRoutes } from './pact-routes.ts'
 import { clientRoutes } from './client-routes.ts'
 import { providerStateRoutes } from './provider-state-routes.ts'
+import { checkMappedProviderStates, type MappedProviderStates } from '../../core/simulator/mapped-provider-states.ts'
+import type { MappedStates } from '../../core/simulator/provider-states.ts'
 import { createHostPolicy } from '../../core/access/host-policy.ts'
 import { sandboxRoutes, type SandboxDirectory } from './sandbox-routes.ts'
 
@@ -51,10 +54,19 @@ export interface ControlPlane {
   check(request: PlainRequest): void
 }
 
-/** `sandboxes`: the app's sandboxes, listed, made and deleted under `/__sim/sandboxes` (the default world's plane only). */
-export function createControlPlane(simulator: SimulatorCore, options: ControlOptions = {}, sandboxes?: SandboxDirectory): ControlPlane {
+/**
+ * `sandboxes`: the app's sandboxes, listed, made and deleted under `/__sim/sandboxes` (the default world's plane only);
+ * `sandboxOptions`: the options they are made from, which a PUT's settings replace in part.
+ */
+export function createControlPlane(
+  simulator: SimulatorCore,
+  options: ControlOptions = {},
+  sandboxes?: SandboxDirectory,
+  sandboxOptions: ReconfigurableOptions = {},
+): ControlPlane {
   const tokenProblem = options.adminToken === undefined ? undefined : adminTokenProblem(options.adminToken)
   if (tokenProblem !== undefined) throw new TypeError(`control.adminToken ${tokenProblem}: it would protect nothing`)
+  const mapped = mappedStates(simulator, options.providerStates)
   const clockState = () => clockReading(simulator)
   const streams = createEventStreams(simulator, options.events)
   const hosts = createHostPolicy(options.allowedHosts)
@@ -96,10 +108,10 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
     ...faultRoutes(simulator),
     ...snapshotRoutes(simulator),
     ...scenarioRoutes(simulator),
-    ...pactRoutes(simulator),
+    ...pactRoutes(simulator, mapped),
     ...clientRoutes(simulator),
-    ...providerStateRoutes(),
-    ...(sandboxes === undefined ? [] : sandboxRoutes(sandboxes, simulator.basePath, simulator.shared?.sandboxes)),
+    ...providerStateRoutes(mapped),
+    ...(sandboxes === undefined ? [] : sandboxRoutes(sandboxes, simulator.basePath, sandboxOptions, simulator.shared?.sandboxes)),
   ]
 
   return {
@@ -122,5 +134,16 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
       }
       return route.resolve(request, id)
     },
+  }
+}
+
+/** The team's provider states, checked against the simulator's scenarios; their teardown returns to the one it is in now. */
+function mappedStates(simulator: SimulatorCore, states: MappedProviderStates | undefined): MappedStates | undefined {
+  if (states === undefined) return undefined
+  try {
+    const names = simulator.scenarios().map((scenario) => scenario.name)
+    return { states: checkMappedProviderStates(states, names), configuredScenario: simulator.scenario }
+  } catch (error) {
+    throw error instanceof RangeError ? new RangeError(`control.providerStates: ${error.message}`) : error
   }
 }

@@ -1,3 +1,4 @@
+import type { MappedProviderStates } from '../../core/simulator/mapped-provider-states.ts'
 import { decodePathSegment } from '../../core/http/path-normalisation.ts'
 import type { PlainRequest, PlainResponse } from '../../core/http/plain-http.ts'
 import type { EventStreamOptions } from '../dashboard/event-stream.ts'
@@ -21,6 +22,11 @@ export interface ControlOptions {
   readonly allowedHosts?: readonly string[] | undefined
   /** How the dashboard's event streams (`GET /__sim/events`) batch and keep alive; the defaults suit a browser. */
   readonly events?: EventStreamOptions | undefined
+  /**
+   * Provider states of the team's own, by the names its consumers' pacts use, each mapped onto a scenario, a snapshot
+   * and built-in states (docs/pact.md): `POST /__sim/provider-states` sets them up, `GET` lists them.
+   */
+  readonly providerStates?: MappedProviderStates | undefined
 }
 
 export interface ControlRoute {

@@ -2,7 +2,7 @@ import { ApiError } from '../../core/http/api-error.ts'
 import { jsonResponse } from '../../core/http/plain-http.ts'
 import { parseJournalFilter } from '../../core/journal/journal-filter.ts'
 import type { SimulatorCore } from '../../core/simulator/simulator-core.ts'
-import { applyProviderState } from '../../core/simulator/provider-states.ts'
+import { applyProviderState, type MappedStates } from '../../core/simulator/provider-states.ts'
 // Not `journal.toPact`: the browser build leaves that out (core/contract/pact-module.ts), the control plane keeps it.
 import { convertInChunks, toPact } from '../../core/contract/pact-export.ts'
 import { readJson } from './control-body.ts'
@@ -16,9 +16,10 @@ import type { ControlRoute } from './control-route.ts'
  *   (`Content-Disposition: attachment`); a bad party name is a 400 `invalid_query_parameter`;
  * - `DELETE /__sim/requests.pact`: forgets those interactions (the journal's entries stay);
  * - `POST /__sim/provider-states` with `{"state", "params", "action"}`, the body Pact's verifier posts to a
- *   provider-state URL: `applyProviderState`, 200 with the state as applied, 400 `invalid_provider_state`.
+ *   provider-state URL: `applyProviderState` (the team's own states first, `mapped`), 200 with the state as applied,
+ *   400 `invalid_provider_state`.
  */
-export function pactRoutes(simulator: SimulatorCore): ControlRoute[] {
+export function pactRoutes(simulator: SimulatorCore, mapped?: MappedStates): ControlRoute[] {
   return [
     {
       method: 'GET',
@@ -57,7 +58,7 @@ export function pactRoutes(simulator: SimulatorCore): ControlRoute[] {
       method: 'POST',
       path: '/provider-states',
       name: 'providerState',
-      resolve: async (request) => jsonResponse(applyProviderState(simulator, await readJson(request)), 200),
+      resolve: async (request) => jsonResponse(applyProviderState(simulator, await readJson(request), mapped), 200),
     },
   ]
 }

@@ -9,8 +9,11 @@ import {
   type SharedSandboxes,
 } from '../../core/simulator/sandbox-registry.ts'
 import type { SimulatorCore } from '../../core/simulator/simulator-core.ts'
+import type { ReconfigurableOptions } from '../../core/simulator/simulator-options.ts'
 import type { PlainRequest } from '../../core/http/plain-http.ts'
 import type { ControlRoute } from './control-route.ts'
+import { readControlBody } from './control-body.ts'
+import { applySandboxSettings, readSandboxSettings } from './sandbox-settings.ts'
 
 /** What the control plane reads of the sandboxes: each one's simulator (the app over it is the sandbox's own). */
 export type SandboxDirectory = SandboxRegistry<{ readonly simulator: SimulatorCore }>
@@ -21,11 +24,18 @@ export type SandboxDirectory = SandboxRegistry<{ readonly simulator: SimulatorCo
  * - `GET /__sim/sandboxes`: every sandbox with its API path, pets, requests journaled, scenario and times, and the
  *   totals over them (the default world apart: `GET /__sim/state`);
  * - `PUT /__sim/sandboxes/{name}`: made from the configured scenario if there is none (201), else left as it is (200);
+ *   with a body `{ scenario?, keys? }` (`sandbox-settings.ts`), made or put into that scenario with those keys;
  * - `DELETE /__sim/sandboxes/{name}`: forgotten, its state with it (204), or 404 `sandbox_not_found`.
  *
  * `fleet`: with a shared store, the fleet's sandboxes are listed, made and deleted, with the store's figures.
+ * `configured`: the options every sandbox is made from, which a PUT's settings replace in part.
  */
-export function sandboxRoutes(sandboxes: SandboxDirectory, basePath: string, fleet?: SharedSandboxes): ControlRoute[] {
+export function sandboxRoutes(
+  sandboxes: SandboxDirectory,
+  basePath: string,
+  configured: ReconfigurableOptions,
+  fleet?: SharedSandboxes,
+): ControlRoute[] {
   const iso = (ms: number) => new Date(ms).toISOString()
   const paths = (name: string) => ({ name, apiPath: `/sandboxes/${name}${basePath}`, controlPath: `/sandboxes/${name}/__sim` })
   const summary = (name: string, simulator: SimulatorCore) => ({
@@ -85,8 +95,20 @@ export function sandboxRoutes(sandboxes: SandboxDirectory, basePath: string, fle
       name: 'createSandbox',
       async resolve(request) {
         const name = checkSandboxName(sentName(request))
+        const settings = readSandboxSettings(await readControlBody(request), fleet !== undefined)
         const { world, created } = sandboxes.create(name)
-        if (fleet === undefined) return jsonResponse({ ...summary(name, world.simulator), created }, created ? 201 : 200)
+        if (fleet === undefined) {
+          if (settings !== undefined) {
+            try {
+              applySandboxSettings(world.simulator, configured, settings)
+            } catch (error) {
+              // Refused: a sandbox made for it is not kept.
+              if (created) sandboxes.delete(name)
+              throw error
+            }
+          }
+          return jsonResponse({ ...summary(name, world.simulator), created }, created ? 201 : 200)
+        }
         // Made for the fleet only if the fleet had none: a copy made here of one it has is not a new sandbox.
         const made = await fleet.enter(name).catch((error: unknown) => {
           sandboxes.delete(name)

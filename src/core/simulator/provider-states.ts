@@ -1,9 +1,11 @@
 import { ApiError } from '../http/api-error.ts'
 import { checkParams, clipped, quoted, type ProviderStateParam, type ProviderStateParams } from './provider-state-params.ts'
-import { providerStates, type ProviderStateDefinition } from './provider-state-table.ts'
+import { providerStates } from './provider-state-table.ts'
+import { findState } from './provider-state-names.ts'
+import { prepareMappedState, setUpMappedState, type MappedProviderStates } from './mapped-provider-states.ts'
 import type { SimulatorCore } from './simulator-core.ts'
 
-export { providerStates, type ProviderStateDefinition }
+export { findState, providerStates }
 
 /**
  * What Pact's verifier posts to a provider-state URL before (`setup`) and after (`teardown`) each interaction:
@@ -39,7 +41,8 @@ export interface ProviderStateDescription {
  * nothing otherwise. The empty state (`""`) changes nothing. An unknown state, parameters that do not fit, or a
  * body of another shape is a 400 `invalid_provider_state` naming the known states; the simulator is unchanged.
  */
-export function applyProviderState(simulator: SimulatorCore, body: unknown): ProviderStateResult {
+export function applyProviderState(simulator: SimulatorCore, body: unknown, mapped?: MappedStates): ProviderStateResult {
+  const invalid = (problem: string) => invalidState(problem, mapped)
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw invalid('Send {"state": "…", "params": {…}, "action": "setup"}')
   const { state, params = {}, action = 'setup' } = body as ProviderStateRequest
@@ -47,6 +50,21 @@ export function applyProviderState(simulator: SimulatorCore, body: unknown): Pro
   if (action !== 'setup' && action !== 'teardown') throw invalid('action must be "setup" or "teardown"')
   if (typeof params !== 'object' || params === null || Array.isArray(params)) throw invalid('params must be a JSON object')
   if (state.trim() === '') return { state, action, params: {} }
+  const name = state.trim()
+  const own = mapped !== undefined && Object.hasOwn(mapped.states, name) ? mapped.states[name]! : undefined
+  if (own !== undefined) {
+    let prepared: ReturnType<typeof prepareMappedState>
+    try {
+      prepared = prepareMappedState(own, params, simulator)
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error
+      throw invalid(`Provider state ${JSON.stringify(name)}: ${error.message}`)
+    }
+    // Teardown always returns to the configured scenario: the state may have switched to another.
+    if (action === 'teardown') simulator.useScenario(mapped!.configuredScenario)
+    else setUpMappedState(simulator, own, prepared, mapped!.configuredScenario)
+    return { state: name, action, params: prepared.params }
+  }
   const found = findState(state)
   if (found === undefined) throw invalid(`Unknown provider state ${quoted(state)}`)
   // Everything checked before the reset: a state refused (or an id that could not be set up) changed nothing.
@@ -71,45 +89,6 @@ export function applyProviderState(simulator: SimulatorCore, body: unknown): Pro
   return { state: found.definition.name, action, params: checked }
 }
 
-/**
- * Each state's name as a pattern, compiled once from the package's own templates (never from a client's text):
- * `{id}` matches what the client wrote there. A template has one parameter at most and a literal tail, so a lazy
- * group anchored at both ends finds it in time linear in the name (the 16 KiB adversarial test holds it).
- */
-const statePatterns = /* @__PURE__ */ compileStatePatterns()
-
-// Pure (built from constants, no effect): a bundle that never answers a provider state leaves this module out.
-function compileStatePatterns(): readonly { definition: ProviderStateDefinition; pattern: RegExp; names: readonly string[] }[] {
-  return providerStates.map((definition) => {
-    const names: string[] = []
-    const source = definition.name
-      .split(/(\{[a-zA-Z]+\})/)
-      .map((part) => {
-        if (!/^\{[a-zA-Z]+\}$/.test(part)) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-        names.push(part.slice(1, -1))
-        return '(.+?)'
-      })
-      .join('')
-    return { definition, pattern: new RegExp(`^${source}$`), names }
-  })
-}
-
-/** The definition a state's name is, with the parameter values its name spells out (`a pet with id 7 exists`). */
-export function findState(name: string): { definition: ProviderStateDefinition; fromName: Record<string, string> } | undefined {
-  for (const { definition, pattern, names } of statePatterns) {
-    const match = pattern.exec(name.trim())
-    if (match === null) continue
-    const fromName: Record<string, string> = {}
-    // `{id}` as written (the template itself) names no value: the params give it.
-    names.forEach((parameter, index) => {
-      const value = match[index + 1]!
-      if (value !== `{${parameter}}`) fromName[parameter] = value
-    })
-    return { definition, fromName }
-  }
-  return undefined
-}
-
 /** The provider states as `GET /__sim/provider-states` lists them, the empty one last: their declarations, as data. */
 export function describeProviderStates(): ProviderStateDescription[] {
   return [
@@ -123,9 +102,17 @@ export function describeProviderStates(): ProviderStateDescription[] {
   ]
 }
 
-function invalid(problem: string): ApiError {
+/** The team's own states (`providerStates`), and the scenario the simulator was started in, where their teardown returns. */
+export interface MappedStates {
+  readonly states: MappedProviderStates
+  readonly configuredScenario: string
+}
+
+function invalidState(problem: string, mapped: MappedStates | undefined): ApiError {
+  const names = (list: readonly string[]) => list.map((name) => JSON.stringify(name)).join(', ')
+  const own = mapped === undefined ? [] : Object.keys(mapped.states)
   return new ApiError(
     'invalid_provider_state',
-    `${problem}. The provider states are: ${providerStates.map((state) => JSON.stringify(state.name)).join(', ')} (and "" for none)`,
+    `${problem}. ${own.length === 0 ? '' : `The mapped provider states (providerStates) are: ${names(own)}; the built-in ones: `}${own.length === 0 ? 'The provider states are: ' : ''}${names(providerStates.map((state) => state.name))} (and "" for none)`,
   )
 }

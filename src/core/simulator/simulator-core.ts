@@ -25,7 +25,7 @@ import { createSimulatorEvents } from './simulator-events.ts'
 import { worldMemory } from './world-memory.ts'
 import { callerBucketBytes, callersMaxBytes } from '../access/caller-buckets.ts'
 import { readStatus } from '../state/simulator-status.ts'
-import { scenarioTable } from '../state/scenarios.ts'
+import { defaultScenario, scenarioTable } from '../state/scenarios.ts'
 import { createStateControl, type StateConfig } from '../state/state-control.ts'
 import type { ReconfigurableOptions, SimulatorCore, SimulatorOptions } from './simulator-options.ts'
 
@@ -157,7 +157,7 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
       events.changed('reset')
     },
   })
-  control.useScenario(options.scenario ?? 'default')
+  control.useScenario(options.scenario ?? defaultScenario)
 
   const core: SimulatorCore = {
     store,

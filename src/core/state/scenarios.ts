@@ -47,9 +47,12 @@ export interface ScenarioSummary {
   readonly description: string
 }
 
+/** The scenario a simulator starts in when none is named: its own options as they are. */
+export const defaultScenario = 'default'
+
 /** The scenarios every simulator has; users add their own (`scenarios` option, config file) and may replace these. */
 export const builtInScenarios: Readonly<Record<string, ScenarioDefinition>> = Object.freeze({
-  default: { description: "The simulator's own options: the generated (or given) catalogue, real time, no faults" },
+  [defaultScenario]: { description: "The simulator's own options: the generated (or given) catalogue, real time, no faults" },
   empty: { description: 'No pets at all', pets: 0 },
   'all-sold': { description: 'The usual catalogue, every pet sold', status: 'sold' },
   sunset: {
