@@ -1,5 +1,5 @@
 // The package's builds. What the Node entries share (the core, the YAML parser) is bundled once, in shared chunks.
-// Only msw, the peer dependency (users bring their own), and ioredis, the shared store's client, stay outside.
+// Only the peer dependencies stay outside: msw (users bring their own) and ioredis, the shared store's client.
 //
 // - dist/lib: the Node build (exports' `node` condition): the library's entries and the CLI. zod and faker's
 //   `SimpleFaker` are not in its start-up path: `core/model/zod-module.ts` and `core/catalogue/faker-module.ts` are
@@ -18,7 +18,8 @@ import { fileURLToPath } from 'node:url'
 import { build, defineConfig, type Plugin } from 'rolldown'
 import { parseAst } from 'rolldown/parseAst'
 
-// ioredis is the package's one dependency: never bundled, and loaded only by the shared store (`--store`), on demand.
+// ioredis is an optional peer: never bundled, loaded only by the shared store (`--store`), on demand, and installed
+// only by the projects that use it.
 const external = [/^msw(\/.*)?$/, /^ioredis$/]
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 /** In the Node build, each module here is replaced by the one that loads its package when it is first needed. */
