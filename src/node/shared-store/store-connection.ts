@@ -57,7 +57,10 @@ const nothingDone = 'nothing was counted or changed'
 const outcomeUnknown =
   'the request may have been counted, or its change made, all the same (the store may have run it in time and answered late): read the state before sending it again'
 
-/** The client's options: no offline queue and a command timeout (fail, never queue), reconnecting with backoff forever. */
+/**
+ * The client's options: no offline queue and a command timeout (fail, never queue), reconnecting with backoff forever,
+ * and (`retry`: the request path's connection) the concurrent requests' commands auto-pipelined.
+ */
 export function clientOptions(address: StoreAddress, timeoutMs: number, retry: boolean): RedisOptions {
   return {
     ...(address.path === undefined ? { host: address.host, port: address.port } : { path: address.path }),
@@ -71,6 +74,9 @@ export function clientOptions(address: StoreAddress, timeoutMs: number, retry: b
     maxRetriesPerRequest: 0,
     lazyConnect: true,
     retryStrategy: retry ? (attempt) => Math.min(50 * 2 ** Math.min(attempt, 6), 2000) : () => null,
+    // The scripts of concurrent requests sent in one write (one round trip for many); each keeps its own timeout and
+    // error, so the fail-closed 503s are unchanged (store-faults and store-outage tests).
+    enableAutoPipelining: retry,
   }
 }
 
@@ -162,7 +168,8 @@ export function createStoreConnection(client: Redis, address: StoreAddress, name
       else held.cause = why
     },
     clearCorrupt: (prefix) => void corruptWorlds.delete(prefix),
-    duplicate: () => client.duplicate({ commandTimeout: undefined, lazyConnect: false }),
+    // A blocking read has the connection to itself: nothing to pipeline it with.
+    duplicate: () => client.duplicate({ commandTimeout: undefined, lazyConnect: false, enableAutoPipelining: false }),
     async close() {
       clearInterval(pinger)
       client.disconnect()
