@@ -1,9 +1,10 @@
 // docs/sharing.md's recipes of the shared store, as the page shows them: two simulators on the page's Redis (on a free
 // port), one simulator with --workers 2 (on a Redis of test/support/redis-server.ts), and the compose example checked
 // against the Compose specification (the container step runs it with podman: test/container/replicas.test.ts).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { startCli } from '../support/cli-process.ts'
@@ -23,16 +24,19 @@ afterAll(async () => {
   await redis?.stop()
 })
 
-/** The `npx petstore-sim …` lines of a block, as arguments: on the test's Redis and a free port, in the foreground. */
+/** How a recipe starts the simulator: `npx petstore-sim` in the foreground, the package's own command in the background. */
+const simulatorLine = /^(?:npx petstore-sim|\.\/node_modules\/\.bin\/petstore-sim) /
+
+/** The simulator lines of a block, as arguments: on the test's Redis and a free port, in the foreground. */
 function simulatorCommands(block: string, store: string): string[][] {
   return block
     .split('\n')
-    .filter((line) => line.startsWith('npx petstore-sim '))
+    .filter((line) => simulatorLine.test(line))
     .map((line) =>
       line
+        .replace(simulatorLine, '')
         .replace(/ &$/, '')
         .split(' ')
-        .slice(2)
         .map((arg) => (arg === shownStore ? store : arg))
         .map((arg, index, args) => (args[index - 1] === '--port' ? '0' : arg)),
     )
@@ -99,6 +103,47 @@ describe('two simulators on one Redis (docs/sharing.md)', () => {
       rmSync(folder, { recursive: true, force: true })
     }
   }, 60_000)
+})
+
+describe('simulators the page starts in the background (docs/sharing.md)', () => {
+  it('stop on `kill $!`: each line, run by bash as shown, is the simulator itself, not a launcher', async () => {
+    const [block] = fencedBlocks(page, '## Two simulators on one Redis', 'bash')
+    const lines = block!.split('\n').filter((line) => line.endsWith(' &') && line.includes('petstore-sim'))
+    expect(lines).toHaveLength(2)
+    // A user's project: the package's command in node_modules/.bin, as npm links it (here, to this checkout's).
+    const project = mkdtempSync(join(tmpdir(), 'petstore-sim-background-'))
+    mkdirSync(join(project, 'node_modules', '.bin'), { recursive: true })
+    symlinkSync(fileURLToPath(new URL('../../bin/petstore-sim.js', import.meta.url)), join(project, 'node_modules', '.bin', 'petstore-sim'))
+    try {
+      for (const line of lines) {
+        const ready = join(project, 'ready')
+        rmSync(ready, { force: true })
+        const started = line
+          .replace(shownStore, redis.tcpUrl!)
+          .replace(/--port \d+/, '--port 0')
+          .replace(/ &$/, ` --store-namespace background --log silent --ready-file ${ready} &`)
+        // Bounded throughout: 30 s to be ready, 10 s to stop; a simulator left running is killed by its PID and fails.
+        const script = `${started}
+for i in $(seq 1 300); do [ -s ${ready} ] && break; sleep 0.1; done
+[ -s ${ready} ] || { echo 'never ready'; kill -9 $! 2>/dev/null; exit 3; }
+port=$(sed -E 's|^http://[^:]+:([0-9]+)/.*$|\\1|' ${ready})
+kill $!
+for i in $(seq 1 100); do (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null || { echo stopped; exit 0; }; sleep 0.1; done
+echo 'still serving'
+for pid in $(pgrep -f -- '--ready-file ${ready}'); do [ "$pid" = "$$" ] || kill -9 "$pid"; done
+exit 4
+`
+        const run = await collectRun('bash', ['-c', script], { cwd: project, timeout: 60_000 })
+        expect({ line, code: run.code, said: run.stdout.trim().split('\n').at(-1) }, run.stdout + run.stderr).toEqual({
+          line,
+          code: 0,
+          said: 'stopped',
+        })
+      }
+    } finally {
+      rmSync(project, { recursive: true, force: true })
+    }
+  }, 90_000)
 })
 
 describe('--workers (docs/sharing.md)', () => {
