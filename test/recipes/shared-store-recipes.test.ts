@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
+import { errorStatuses } from '../../src/core/http/error-codes.ts'
 import { startCli } from '../support/cli-process.ts'
 import { collectRun } from '../support/collected-run.ts'
 import { composeValidator } from '../support/compose-schema.ts'
@@ -184,7 +185,32 @@ describe('the compose example (docs/sharing.md)', () => {
     }
     expect(services.redis!.image).toBe(`\${REDIS_IMAGE:-docker.io/library/redis:7}`)
     expect(services['load-balancer']!.ports).toEqual([`127.0.0.1:\${PETSTORE_SIM_HOST_PORT:-4010}:4010`])
-    expect(services['load-balancer']!.volumes).toEqual(['./compose.replicas.haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro'])
+    expect(services['load-balancer']!.volumes).toEqual([
+      './compose.replicas.haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro',
+      './compose.replicas.store-unavailable.http:/usr/local/etc/haproxy/store-unavailable.http:ro',
+    ])
+  })
+
+  it("answers HAProxy's own 503 as the simulator's store_unavailable: the errorfile it mounts is a whole HTTP response", () => {
+    const config = readFileSync(new URL('../../compose.replicas.haproxy.cfg', import.meta.url), 'utf8')
+    expect(config).toMatch(/^ {2}errorfile 503 \/usr\/local\/etc\/haproxy\/store-unavailable\.http$/m)
+    const raw = readFileSync(new URL('../../compose.replicas.store-unavailable.http', import.meta.url))
+    const text = raw.toString('utf8')
+    const [head, body, ...rest] = text.split('\r\n\r\n')
+    expect(rest).toEqual([])
+    // HTTP's own line ends, CRLF, throughout the head.
+    expect(head!.split('\r\n').every((line) => !line.includes('\n'))).toBe(true)
+    const [statusLine, ...fields] = head!.split('\r\n')
+    expect(statusLine).toBe('HTTP/1.1 503 Service Unavailable')
+    const headers = new Map(
+      fields.map((field) => [field.slice(0, field.indexOf(':')).toLowerCase(), field.slice(field.indexOf(':') + 1).trim()]),
+    )
+    expect(headers.get('content-type')).toBe('application/json')
+    expect(Number(headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+    expect(Number(headers.get('content-length'))).toBe(Buffer.byteLength(body!))
+    const error = JSON.parse(body!) as { code: string; message: string; status: number }
+    expect(error).toEqual({ code: 'store_unavailable', message: expect.stringMatching(/nothing was counted or changed/), status: 503 })
+    expect(errorStatuses[error.code as keyof typeof errorStatuses]).toBe(error.status)
   })
 
   it("shows the repository's HAProxy config, which routes to the replicas its health checks pass", () => {
