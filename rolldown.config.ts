@@ -1,6 +1,6 @@
 // The package's builds. What the Node entries share (the core, the YAML parser) is bundled once, in shared chunks.
-// Only the peer dependencies (msw, and @playwright/test for the fixture: users bring their own) and ioredis, the shared
-// store's client, stay outside.
+// Only the peer dependencies stay outside: msw (users bring their own), @playwright/test for the fixture, and ioredis,
+// the shared store's client.
 //
 // - dist/lib: the Node build (exports' `node` condition): the library's entries and the CLI. zod and faker's
 //   `SimpleFaker` are not in its start-up path: `core/model/zod-module.ts` and `core/catalogue/faker-module.ts` are
@@ -19,8 +19,9 @@ import { fileURLToPath } from 'node:url'
 import { build, defineConfig, type Plugin } from 'rolldown'
 import { parseAst } from 'rolldown/parseAst'
 
-// ioredis is the package's one dependency: never bundled, and loaded only by the shared store (`--store`), on demand.
-// @playwright/test, an optional peer dependency, is imported by the Playwright fixture's entry alone.
+// ioredis is an optional peer: never bundled, loaded only by the shared store (`--store`), on demand, and installed
+// only by the projects that use it. @playwright/test, an optional peer too, is imported by the Playwright fixture's
+// entry alone.
 const external = [/^msw(\/.*)?$/, /^ioredis$/, /^@playwright\/test$/]
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 /** In the Node build, each module here is replaced by the one that loads its package when it is first needed. */

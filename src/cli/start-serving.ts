@@ -50,7 +50,8 @@ export async function startServing(
 
 /**
  * `--store`: the shared store's module, imported here and only here, so a simulator without a store never loads it
- * nor the Redis client. Each retry at start is a line: on stderr with the pretty log, a JSON line with `--log json`.
+ * nor the Redis client. Each retry at start is a line, and so is each of the store's events while serving (lost, back,
+ * a world seeded again): on stderr with the pretty log, a JSON line with `--log json`.
  */
 async function connectCliStore(
   options: CliOptions,
@@ -68,6 +69,11 @@ async function connectCliStore(
       if (!reportRetries) return
       const message = `the shared store does not answer yet (${secrets.scrub(cause)}); attempt ${attempt}, retrying for up to ${options.storeWait} ms in all`
       if (options.log === 'json') output.writeLine(JSON.stringify({ time: new Date().toISOString(), level: 'warn', message, attempt }))
+      else if (options.log === 'pretty') process.stderr.write(`petstore-sim: ${message}\n`)
+    },
+    // The store lost and back, a world it lost seeded again: by every process, each has its own link to the store.
+    onEvent: ({ event, level, message }) => {
+      if (options.log === 'json') output.writeLine(JSON.stringify({ time: new Date().toISOString(), level, message, event }))
       else if (options.log === 'pretty') process.stderr.write(`petstore-sim: ${message}\n`)
     },
   })

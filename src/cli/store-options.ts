@@ -88,7 +88,7 @@ export function parseStoreUrl(value: string): string {
   return value.trim()
 }
 
-/** Letters, digits, `.`, `_`, `-`: no `:` (it separates the key's parts) and no `{`/`}` (the store's hash tags). */
+/** Letters, digits, `.`, `_`, `-`: no `:` (it separates the key's parts) and no `{`/`}` (they enclose a world's name in its keys). */
 function parseNamespace(value: string): string {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(value)) {
     throw new InvalidArgumentError('expected 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit.')

@@ -3,7 +3,9 @@
 // runs them), the load generator is on core 1; `--workers 2` gets both cores, so it shares core 1 with the load
 // generator: on a 2-core machine that row says what a second worker costs, not how far it scales. Figures: req/s, p99,
 // CPU per request of the simulator's processes (all workers) and of Redis, and the store's round trips per request
-// (Redis's own count of script calls and journal reads: `INFO commandstats`, before and after). Nothing is asserted:
+// (Redis's own counts, before and after: script calls and journal reads from `INFO commandstats`, and the reads of its
+// clients' sockets from `INFO stats`, `total_reads_processed`: one per batch of commands that arrive together, so
+// auto-pipelined scripts of concurrent requests count once). Nothing is asserted:
 // the figures are printed. `BENCH_STORE_ONLY=1 npm run bench` runs this part alone.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { cpus } from 'node:os'
@@ -25,6 +27,11 @@ interface StoreLoadResult {
   scripts: number
   /** Journal reads per request: the instances following the fleet's journal, off the request's path. */
   reads: number
+  /**
+   * Round trips per request: the server's socket reads (one per batch of commands arriving together), every client's
+   * (the pings and the journal's tail included, a few a second): what auto-pipelining lowers below `scripts`.
+   */
+  roundTrips: number
   total: number
   failed: number
 }
@@ -56,8 +63,9 @@ function processTree(pid: number): number[] {
  * only commands the simulator sends on its API path. Not every command of `INFO commandstats`: Redis counts the commands
  * a script runs inside it there too (and in `total_commands_processed`), which are no round trips.
  */
-function roundTripCount(redis: RedisServer): { scripts: number; reads: number } {
-  const counts = { scripts: 0, reads: 0 }
+function roundTripCount(redis: RedisServer): { scripts: number; reads: number; socketReads: number } {
+  const counts = { scripts: 0, reads: 0, socketReads: 0 }
+  counts.socketReads = Number(/^total_reads_processed:(\d+)/m.exec(redis.cli('INFO', 'stats'))?.[1] ?? Number.NaN)
   for (const line of redis.cli('INFO', 'commandstats').split('\n')) {
     const match = /^cmdstat_(\w+):calls=(\d+)/.exec(line.trim())
     if (match?.[1] === 'evalsha' || match?.[1] === 'eval') counts.scripts += Number(match[2])
@@ -105,6 +113,7 @@ async function load(
     redisCpuUs: perRequest(cpuTicks([redis.pid]) - before.redis),
     scripts: total > 0 ? (trips.scripts - before.trips.scripts) / total : Number.NaN,
     reads: total > 0 ? (trips.reads - before.trips.reads) / total : Number.NaN,
+    roundTrips: total > 0 ? (trips.socketReads - before.trips.socketReads) / total : Number.NaN,
     total,
     failed: result.errors + result.non2xx,
   }
@@ -159,6 +168,7 @@ export async function runStoreBench(simulatorFlags: readonly string[], key: stri
     console.log(line('  Redis CPU per request (µs)', (result) => fixed(1)(result.redisCpuUs), workload))
     console.log(line('  store scripts per request', (result) => fixed(2)(result.scripts), workload))
     console.log(line('  journal reads per request', (result) => fixed(2)(result.reads), workload))
+    console.log(line('  round trips per request (reads)', (result) => fixed(2)(result.roundTrips), workload))
     console.log(line('  requests / not 2xx', (result) => `${result.total} / ${result.failed}`, workload))
   }
   if (rows.some((row) => Object.values(row.results).some((result) => result.failed > 0))) {

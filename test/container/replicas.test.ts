@@ -144,6 +144,23 @@ it('serves one API from two replicas behind the load balancer, and stops cleanly
     }
     expect(await until((status) => status !== 200)).toBe(503)
     expect(await Promise.all(Array.from({ length: 10 }, pets))).toEqual(Array.from({ length: 10 }, () => 503))
+    // Both replicas out of rotation (their health fails): HAProxy answers itself, with the simulator's JSON 503 (its
+    // errorfile), not its own text/html page. It is told from a replica's 503 by the replica's name it lacks.
+    const balancers = async () => {
+      const end = Date.now() + 30_000
+      for (;;) {
+        const response = await fetch(`${origin}/v1/pets/${id}`, { headers: pro })
+        const answer = { status: response.status, servedBy: response.headers.get('x-served-by'), response }
+        if ((answer.status === 503 && answer.servedBy === null) || Date.now() > end) return answer
+        await response.arrayBuffer()
+        await new Promise((resolve) => setTimeout(resolve, 250))
+      }
+    }
+    const own = await balancers()
+    expect({ status: own.status, servedBy: own.servedBy }).toEqual({ status: 503, servedBy: null })
+    expect(own.response.headers.get('content-type')).toBe('application/json')
+    expect(Number(own.response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+    expect(await own.response.json()).toMatchObject({ code: 'store_unavailable', status: 503 })
     await run('podman', ['start', redisName])
     expect(await until((status) => status === 200), `the API back once the store is; logs:\n${await replicaLogs()}`).toBe(200)
 
@@ -186,6 +203,8 @@ it("takes a replica whose /__sim/health answers 503 out of the load balancer's r
       `127.0.0.1:${port}:4010`,
       '--volume',
       `${config}:/usr/local/etc/haproxy/haproxy.cfg:ro`,
+      '--volume',
+      `${root}compose.replicas.store-unavailable.http:/usr/local/etc/haproxy/store-unavailable.http:ro`,
       haproxyImage!,
     ])
     // Two failed checks 2 s apart take it out: then ten requests in a row all go to the healthy one.

@@ -140,6 +140,31 @@ describe.each(mswMajors)('installed next to msw %s', (major) => {
     expect(result.openApiTitle).toMatch(/Animal Store/)
   })
 
+  it('installs no Redis client (an optional peer), and --store then names the package to install, exit 2', async () => {
+    const { project } = await installs.get(major)!
+    const tree = await run('npm', ['ls', '--omit=dev', '--all', '--parseable'], project, 60_000)
+    expect(tree.output).toMatch(/node_modules\/petstore-sim\n/)
+    expect(tree.output).not.toMatch(/ioredis|@ioredis|redis/i)
+    const store = await run(
+      process.execPath,
+      [
+        join(project, 'node_modules/petstore-sim/bin/petstore-sim.js'),
+        '--port',
+        '0',
+        '--store',
+        'redis://127.0.0.1:1',
+        '--store-wait',
+        '500',
+      ],
+      project,
+      15_000,
+    )
+    expect({ code: store.code, output: store.output }).toEqual({
+      code: 2,
+      output: 'petstore-sim: --store needs the Redis client ioredis, an optional peer dependency that is not installed: npm i ioredis\n',
+    })
+  })
+
   it('runs the installed petstore-sim command on that msw', async () => {
     const { project } = await installs.get(major)!
     expect(await runInstalledCli(project)).toEqual({ status: 200, limit: '60' })

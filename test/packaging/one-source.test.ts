@@ -30,12 +30,20 @@ function bareRequires(source: string): string[] {
 }
 
 describe('one source of each dependency', () => {
-  it('bundles zod, faker, commander and yaml once into dist, so the package depends on msw (its peer), ioredis and, for its fixture alone, @playwright/test', () => {
-    // ioredis, the shared store's client (`--store`), is the one dependency: loaded on demand by the Node build only.
-    expect(Object.keys(packageJson.dependencies ?? {})).toEqual(['ioredis'])
+  it('installs in the image the Redis client of the major the peer range names', () => {
+    const major = /^\^(\d+)\.0\.0$/.exec(packageJson.peerDependencies.ioredis)?.[1]
+    expect(major).toBeDefined()
+    const install = /^RUN npm install [\s\S]*?&&/m.exec(readFileSync(join(root, 'Containerfile'), 'utf8'))?.[0] ?? ''
+    expect(install.match(/\bioredis@\S+/g)).toEqual([`ioredis@${major}`])
+  })
+
+  it('bundles zod, faker, commander and yaml once into dist, so the package depends on its peers msw, ioredis and, for its fixture alone, @playwright/test', () => {
+    // ioredis, the shared store's client (`--store`), is an optional peer: loaded on demand by the Node build only, and
+    // installed only by the projects that use the store.
+    expect(packageJson.dependencies).toBeUndefined()
+    expect(Object.keys(packageJson.peerDependencies)).toEqual(['@playwright/test', 'ioredis', 'msw'])
     // @playwright/test: an optional peer, for the Playwright fixture (petstore-sim/playwright) alone.
-    expect(Object.keys(packageJson.peerDependencies)).toEqual(['@playwright/test', 'msw'])
-    expect(packageJson.peerDependenciesMeta).toEqual({ '@playwright/test': { optional: true } })
+    expect(packageJson.peerDependenciesMeta).toEqual({ '@playwright/test': { optional: true }, ioredis: { optional: true } })
     // The Node build (dist/lib, with zod.cjs and faker.cjs, loaded on demand) and the build for everywhere else.
     const files = ['dist/lib', 'dist/browser'].flatMap((dir) =>
       readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })

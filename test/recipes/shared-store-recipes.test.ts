@@ -1,11 +1,13 @@
 // docs/sharing.md's recipes of the shared store, as the page shows them: two simulators on the page's Redis (on a free
 // port), one simulator with --workers 2 (on a Redis of test/support/redis-server.ts), and the compose example checked
 // against the Compose specification (the container step runs it with podman: test/container/replicas.test.ts).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
+import { errorStatuses } from '../../src/core/http/error-codes.ts'
 import { startCli } from '../support/cli-process.ts'
 import { collectRun } from '../support/collected-run.ts'
 import { composeValidator } from '../support/compose-schema.ts'
@@ -23,16 +25,19 @@ afterAll(async () => {
   await redis?.stop()
 })
 
-/** The `npx petstore-sim …` lines of a block, as arguments: on the test's Redis and a free port, in the foreground. */
+/** How a recipe starts the simulator: `npx petstore-sim` in the foreground, the package's own command in the background. */
+const simulatorLine = /^(?:npx petstore-sim|\.\/node_modules\/\.bin\/petstore-sim) /
+
+/** The simulator lines of a block, as arguments: on the test's Redis and a free port, in the foreground. */
 function simulatorCommands(block: string, store: string): string[][] {
   return block
     .split('\n')
-    .filter((line) => line.startsWith('npx petstore-sim '))
+    .filter((line) => simulatorLine.test(line))
     .map((line) =>
       line
+        .replace(simulatorLine, '')
         .replace(/ &$/, '')
         .split(' ')
-        .slice(2)
         .map((arg) => (arg === shownStore ? store : arg))
         .map((arg, index, args) => (args[index - 1] === '--port' ? '0' : arg)),
     )
@@ -101,6 +106,47 @@ describe('two simulators on one Redis (docs/sharing.md)', () => {
   }, 60_000)
 })
 
+describe('simulators the page starts in the background (docs/sharing.md)', () => {
+  it('stop on `kill $!`: each line, run by bash as shown, is the simulator itself, not a launcher', async () => {
+    const [block] = fencedBlocks(page, '## Two simulators on one Redis', 'bash')
+    const lines = block!.split('\n').filter((line) => line.endsWith(' &') && line.includes('petstore-sim'))
+    expect(lines).toHaveLength(2)
+    // A user's project: the package's command in node_modules/.bin, as npm links it (here, to this checkout's).
+    const project = mkdtempSync(join(tmpdir(), 'petstore-sim-background-'))
+    mkdirSync(join(project, 'node_modules', '.bin'), { recursive: true })
+    symlinkSync(fileURLToPath(new URL('../../bin/petstore-sim.js', import.meta.url)), join(project, 'node_modules', '.bin', 'petstore-sim'))
+    try {
+      for (const line of lines) {
+        const ready = join(project, 'ready')
+        rmSync(ready, { force: true })
+        const started = line
+          .replace(shownStore, redis.tcpUrl!)
+          .replace(/--port \d+/, '--port 0')
+          .replace(/ &$/, ` --store-namespace background --log silent --ready-file ${ready} &`)
+        // Bounded throughout: 30 s to be ready, 10 s to stop; a simulator left running is killed by its PID and fails.
+        const script = `${started}
+for i in $(seq 1 300); do [ -s ${ready} ] && break; sleep 0.1; done
+[ -s ${ready} ] || { echo 'never ready'; kill -9 $! 2>/dev/null; exit 3; }
+port=$(sed -E 's|^http://[^:]+:([0-9]+)/.*$|\\1|' ${ready})
+kill $!
+for i in $(seq 1 100); do (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null || { echo stopped; exit 0; }; sleep 0.1; done
+echo 'still serving'
+for pid in $(pgrep -f -- '--ready-file ${ready}'); do [ "$pid" = "$$" ] || kill -9 "$pid"; done
+exit 4
+`
+        const run = await collectRun('bash', ['-c', script], { cwd: project, timeout: 60_000 })
+        expect({ line, code: run.code, said: run.stdout.trim().split('\n').at(-1) }, run.stdout + run.stderr).toEqual({
+          line,
+          code: 0,
+          said: 'stopped',
+        })
+      }
+    } finally {
+      rmSync(project, { recursive: true, force: true })
+    }
+  }, 90_000)
+})
+
 describe('--workers (docs/sharing.md)', () => {
   it('serves the port from two workers that count as one', async () => {
     const [block] = fencedBlocks(page, '## Every core: `--workers`', 'bash')
@@ -139,7 +185,32 @@ describe('the compose example (docs/sharing.md)', () => {
     }
     expect(services.redis!.image).toBe(`\${REDIS_IMAGE:-docker.io/library/redis:7}`)
     expect(services['load-balancer']!.ports).toEqual([`127.0.0.1:\${PETSTORE_SIM_HOST_PORT:-4010}:4010`])
-    expect(services['load-balancer']!.volumes).toEqual(['./compose.replicas.haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro'])
+    expect(services['load-balancer']!.volumes).toEqual([
+      './compose.replicas.haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro',
+      './compose.replicas.store-unavailable.http:/usr/local/etc/haproxy/store-unavailable.http:ro',
+    ])
+  })
+
+  it("answers HAProxy's own 503 as the simulator's store_unavailable: the errorfile it mounts is a whole HTTP response", () => {
+    const config = readFileSync(new URL('../../compose.replicas.haproxy.cfg', import.meta.url), 'utf8')
+    expect(config).toMatch(/^ {2}errorfile 503 \/usr\/local\/etc\/haproxy\/store-unavailable\.http$/m)
+    const raw = readFileSync(new URL('../../compose.replicas.store-unavailable.http', import.meta.url))
+    const text = raw.toString('utf8')
+    const [head, body, ...rest] = text.split('\r\n\r\n')
+    expect(rest).toEqual([])
+    // HTTP's own line ends, CRLF, throughout the head.
+    expect(head!.split('\r\n').every((line) => !line.includes('\n'))).toBe(true)
+    const [statusLine, ...fields] = head!.split('\r\n')
+    expect(statusLine).toBe('HTTP/1.1 503 Service Unavailable')
+    const headers = new Map(
+      fields.map((field) => [field.slice(0, field.indexOf(':')).toLowerCase(), field.slice(field.indexOf(':') + 1).trim()]),
+    )
+    expect(headers.get('content-type')).toBe('application/json')
+    expect(Number(headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+    expect(Number(headers.get('content-length'))).toBe(Buffer.byteLength(body!))
+    const error = JSON.parse(body!) as { code: string; message: string; status: number }
+    expect(error).toEqual({ code: 'store_unavailable', message: expect.stringMatching(/nothing was counted or changed/), status: 503 })
+    expect(errorStatuses[error.code as keyof typeof errorStatuses]).toBe(error.status)
   })
 
   it("shows the repository's HAProxy config, which routes to the replicas its health checks pass", () => {

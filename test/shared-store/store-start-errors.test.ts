@@ -1,12 +1,16 @@
 // Issue 40: a store the simulator cannot use stops it at start, with one line on stderr that names the cause. Flags
 // that cannot go together are usage errors (exit 2); a store that cannot be used, exit 1 (docs/cli.md). Never a silent
 // start on an in-memory world instead.
+import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { usageExitCode } from '../../src/cli/cli-usage-error.ts'
 import { startFailedExitCode } from '../../src/cli/start-serving.ts'
 import { runCli } from '../support/cli-process.ts'
 import { startRedisServer, type RedisServer } from '../support/redis-server.ts'
 import { controlOk, startInstances, stopInstances, storeArgs } from '../support/store-fleet.ts'
+
+/** Preloaded: `ioredis` cannot be resolved, as in a project that did not install it. */
+const withoutRedisClient = fileURLToPath(new URL('../support/without-redis-client.mjs', import.meta.url))
 
 /** Runs the CLI to its exit (killed past `boundMs`, so that a simulator that starts anyway fails the test, never hangs it). */
 async function refusal(args: readonly string[], boundMs = 15_000) {
@@ -73,6 +77,16 @@ describe('a --store the simulator cannot use', () => {
     for (const result of [flag, env, unreachable]) {
       for (const part of [secret, 'se?cr', 'cr#et']) expect(`${result.stderr}${result.stdout}`).not.toContain(part)
     }
+  })
+
+  it('names the package to install when the Redis client is not installed (an optional peer dependency), exit 2', async () => {
+    const cli = runCli(['--port', '0', '--log', 'silent', '--store', 'redis://127.0.0.1:1', '--store-wait', '500'], {
+      NODE_OPTIONS: `--import ${withoutRedisClient}`,
+    })
+    const bound = setTimeout(() => cli.child.kill('SIGKILL'), 15_000)
+    const code = await cli.exited
+    clearTimeout(bound)
+    expectOneLine({ code, stderr: cli.stderr(), stdout: cli.stdout() }, /--store/, /ioredis/, /npm i ioredis/)
   })
 
   it('refuses --workers above 1 without --store, saying each worker would count on its own', async () => {

@@ -112,6 +112,11 @@ export interface SharedWorldLink extends SharedWorld {
   control<Answer>(request: { readonly method: string; readonly path: string }, respond: () => Answer | Promise<Answer>): Promise<Answer>
   /** Whether the store answers; `cause` says why not. */
   health(): { readonly ready: boolean; readonly cause?: string | undefined }
+  /**
+   * The world's copy brought up to date with the fleet (one bounded read), for `/__sim/health` to show the fleet's
+   * pets and clock; never rejects: a store that does not answer is what `health()` then says.
+   */
+  refresh(): Promise<void>
   /** The world's copy was forgotten here (a sandbox's, expired, deleted or replaced): the link stops following it. */
   release(): void
   /** The default world's: the fleet's sandboxes, as `GET|PUT|DELETE /__sim/sandboxes…` list, make and delete them. */

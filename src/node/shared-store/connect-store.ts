@@ -21,6 +21,19 @@ export async function connectStore(options: StoreOptions): Promise<SharedStore> 
   } catch (error) {
     throw fail((error as Error).message)
   }
-  const { openSharedStore } = await import('./store-session.ts')
+  const { openSharedStore } = await import('./store-session.ts').catch((error: unknown) => {
+    throw isMissingClient(error) ? new Error(missingClientMessage) : error
+  })
   return openSharedStore(options, address, (cause) => new StoreStartError(`--store ${address.display}: ${cause}`))
+}
+
+/**
+ * The Redis client is an optional peer dependency: only the shared store needs it, so only its users install it. A
+ * start without it is a usage error (the CLI's exit 2), not a store that cannot be used.
+ */
+const missingClientMessage = '--store needs the Redis client ioredis, an optional peer dependency that is not installed: npm i ioredis'
+
+function isMissingClient(error: unknown): boolean {
+  const { code, message } = error as NodeJS.ErrnoException
+  return (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && /['"]ioredis['"]/.test(String(message))
 }

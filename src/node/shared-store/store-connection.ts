@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import type { Redis, RedisOptions } from 'ioredis'
 import { ApiError } from '../../core/http/api-error.ts'
 import type { StoreAddress } from '../store-url.ts'
+import type { StoreEvent } from './store-types.ts'
 import { storeCorrupt } from './store-values.ts'
 
 /** The data format this version reads and writes (`<ns>:format`). */
@@ -57,7 +58,10 @@ const nothingDone = 'nothing was counted or changed'
 const outcomeUnknown =
   'the request may have been counted, or its change made, all the same (the store may have run it in time and answered late): read the state before sending it again'
 
-/** The client's options: no offline queue and a command timeout (fail, never queue), reconnecting with backoff forever. */
+/**
+ * The client's options: no offline queue and a command timeout (fail, never queue), reconnecting with backoff forever,
+ * and (`retry`: the request path's connection) the concurrent requests' commands auto-pipelined.
+ */
 export function clientOptions(address: StoreAddress, timeoutMs: number, retry: boolean): RedisOptions {
   return {
     ...(address.path === undefined ? { host: address.host, port: address.port } : { path: address.path }),
@@ -71,12 +75,30 @@ export function clientOptions(address: StoreAddress, timeoutMs: number, retry: b
     maxRetriesPerRequest: 0,
     lazyConnect: true,
     retryStrategy: retry ? (attempt) => Math.min(50 * 2 ** Math.min(attempt, 6), 2000) : () => null,
+    // The scripts of concurrent requests sent in one write (one round trip for many); each keeps its own timeout and
+    // error, so the fail-closed 503s are unchanged (store-faults and store-outage tests).
+    enableAutoPipelining: retry,
   }
 }
 
 /** Keeps the store's health from what its commands and a ping each second meet; answers 503s naming the cause. */
-export function createStoreConnection(client: Redis, address: StoreAddress, namespace: string, timeoutMs: number): StoreConnection {
+export function createStoreConnection(
+  client: Redis,
+  address: StoreAddress,
+  namespace: string,
+  timeoutMs: number,
+  onEvent: (event: StoreEvent) => void = () => {},
+): StoreConnection {
   let cause: string | undefined
+  /** The store's health as its commands find it; a change of it is one log line (lost, back), not one per command. */
+  const setCause = (next: string | undefined) => {
+    const message = `the shared store at ${address.display}`
+    if (cause === undefined && next !== undefined) {
+      onEvent({ event: 'store_lost', level: 'warn', message: `${message} ${next}: the API answers 503 store_unavailable until it is back` })
+    }
+    if (cause !== undefined && next === undefined) onEvent({ event: 'store_back', level: 'info', message: `${message} answers again` })
+    cause = next
+  }
   const unavailable = (why: string, outcome = nothingDone) =>
     new ApiError('store_unavailable', `The shared store at ${address.display} ${why}; ${outcome}`, {
       'Retry-After': '1',
@@ -84,25 +106,27 @@ export function createStoreConnection(client: Redis, address: StoreAddress, name
   const failed = (error: unknown) => {
     const message = error instanceof Error ? error.message : String(error)
     if (/timed? ?out/i.test(message)) {
-      cause = `did not answer within ${timeoutMs} ms`
-      return unavailable(cause, outcomeUnknown)
+      const why = `did not answer within ${timeoutMs} ms`
+      setCause(why)
+      return unavailable(why, outcomeUnknown)
     }
-    cause =
+    const why =
       client.status === 'ready'
         ? `failed: ${message}`
         : `is unreachable (${client.status}${lastConnectError === undefined ? '' : `: ${lastConnectError}`})`
-    return unavailable(cause)
+    setCause(why)
+    return unavailable(why)
   }
   let lastConnectError: string | undefined
   client.on('error', (error: NodeJS.ErrnoException) => {
     lastConnectError = error.code ?? error.message
-    cause = `is unreachable (${lastConnectError})`
+    setCause(`is unreachable (${lastConnectError})`)
   })
   client.on('ready', () => {
     lastConnectError = undefined
   })
   const ok = <T>(value: T) => {
-    cause = undefined
+    setCause(undefined)
     return value
   }
   const corrupt = (key: string, problem: string) => storeCorrupt(address.display, key, problem)
@@ -162,7 +186,8 @@ export function createStoreConnection(client: Redis, address: StoreAddress, name
       else held.cause = why
     },
     clearCorrupt: (prefix) => void corruptWorlds.delete(prefix),
-    duplicate: () => client.duplicate({ commandTimeout: undefined, lazyConnect: false }),
+    // A blocking read has the connection to itself: nothing to pipeline it with.
+    duplicate: () => client.duplicate({ commandTimeout: undefined, lazyConnect: false, enableAutoPipelining: false }),
     async close() {
       clearInterval(pinger)
       client.disconnect()

@@ -3,8 +3,9 @@ import { publishScript } from './publish-script.ts'
 import { dropSandboxScript, listSandboxesScript, sandboxUse } from './sandbox-scripts.ts'
 
 // The Lua scripts of the shared store, one atomic step each (EVALSHA, EVAL on NOSCRIPT: ioredis's defineCommand).
-// Every script takes the world's `meta` hash as KEYS[1] and the world's key prefix (`<ns>:{<world>}:`, one hash slot
-// per world) as ARGV[1]: the other keys of the world are named from it. Numbers come back as integer replies (Lua
+// Every script takes the world's `meta` hash as KEYS[1] and the world's key prefix (`<ns>:{<world>}:`) as ARGV[1]: the
+// other keys of the world are named from it, so a script touches keys it was not given, and the sandbox scripts other
+// worlds' keys: one Redis server, not Redis Cluster (docs/sharing.md#redis-cluster-not-supported). Numbers come back as integer replies (Lua
 // numbers are doubles; `tostring` would print 1.7e+12).
 
 /**

@@ -23,6 +23,7 @@ export async function openSharedStore(options: StoreOptions, address: StoreAddre
     timeoutMs: options.timeoutMs ?? 1000,
     waitMs: options.waitMs ?? 30_000,
     onRetry: options.onRetry,
+    onEvent: options.onEvent,
     fail,
   })
   // One clock for the fleet: the store's. The windows are counted on its TIME in the scripts; the instance reads the
@@ -51,6 +52,7 @@ export async function openSharedStore(options: StoreOptions, address: StoreAddre
           instanceId,
           fingerprint: fingerprint(worldOptions),
           clock,
+          onEvent: options.onEvent ?? (() => {}),
           sandboxes: sandboxPath === '' ? undefined : { name, ...sandboxLimits },
         })
         const stream = `${made.mirror.prefix}journal`

@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis'
 import { clientOptions, createStoreConnection, storeFormat, type StoreConnection } from './store-connection.ts'
 import type { StoreAddress } from '../store-url.ts'
+import type { StoreEvent } from './store-types.ts'
 
 /** What start-up needs; the defaults are applied by the caller. */
 export interface StartOptions {
@@ -9,6 +10,7 @@ export interface StartOptions {
   readonly timeoutMs: number
   readonly waitMs: number
   readonly onRetry?: ((attempt: number, cause: string) => void) | undefined
+  readonly onEvent?: ((event: StoreEvent) => void) | undefined
   /** Makes the one-line error of a store that cannot be used. */
   readonly fail: (cause: string) => Error
 }
@@ -46,7 +48,7 @@ export async function startConnection(options: StartOptions): Promise<StoreConne
     }
   }
   const client = new Redis(clientOptions(address, options.timeoutMs, true))
-  const connection = createStoreConnection(client, address, options.namespace, options.timeoutMs)
+  const connection = createStoreConnection(client, address, options.namespace, options.timeoutMs, options.onEvent)
   try {
     await client.connect()
   } catch (error) {

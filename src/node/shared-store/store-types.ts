@@ -14,6 +14,16 @@ export interface StoreOptions {
   readonly waitMs?: number | undefined
   /** Called before each retry at start-up. */
   readonly onRetry?: ((attempt: number, cause: string) => void) | undefined
+  /** Called when the store is lost, when it is back, and when a world the store lost is seeded again: a log line. */
+  readonly onEvent?: ((event: StoreEvent) => void) | undefined
+}
+
+/** What an operator is told of the store while serving: one line each. */
+export interface StoreEvent {
+  /** `store_lost` (warn), `store_back` (info), `world_reseeded` (warn: what the world held is gone). */
+  readonly event: 'store_lost' | 'store_back' | 'world_reseeded'
+  readonly level: 'info' | 'warn'
+  readonly message: string
 }
 
 /** Whether the store answers: while it does not, the API answers 503 and `/__sim/health` says not ready. */

@@ -5,6 +5,7 @@ import type { RateLimitDecision } from '../../core/access/rate-limiter.ts'
 import type { Pet } from '../../core/model/pet-types.ts'
 import type { SharedWorldLink, SimulatorCore, SimulatorOptions } from '../../core/simulator/simulator-options.ts'
 import { maxPetId } from '../../core/model/pet-types.ts'
+import type { StoreEvent } from './store-types.ts'
 import type { StoreConnection } from './store-connection.ts'
 import type { Clock } from '../../core/time/clock.ts'
 import { storeScripts } from './store-scripts.ts'
@@ -29,6 +30,8 @@ export interface WorldLinkOptions {
   readonly fingerprint: string
   /** The instance's reading of the store's clock. */
   readonly clock: Clock
+  /** Told when the store lost this world and it is seeded again (what was lost). */
+  readonly onEvent: (event: StoreEvent) => void
   /** For a sandbox: the fleet's cap and idle expiry (the app's `sandboxes` option), kept in `<ns>:sandboxes`. */
   readonly sandboxes?: { readonly name: string; readonly max: number; readonly idleMs: number } | undefined
 }
@@ -106,6 +109,8 @@ export function createWorldLink(link: WorldLinkOptions): Omit<SharedWorldLink, '
       mirror.watch(simulator)
     },
     health: () => connection.health(),
+    // Its failure is the health's own answer (the store unreachable, or a world marked corrupt by the read).
+    refresh: () => mirror.sync(false).catch(() => {}),
     async admit(bucket, plan, admission) {
       const epoch = mirror.epoch
       let sentPets = 0

@@ -18,6 +18,7 @@ import {
   isStoreCorrupt,
 } from './store-values.ts'
 import type { WorldJournal } from './world-journal.ts'
+import type { StoreEvent } from './store-types.ts'
 
 /** The most journal entries one read of the stream takes (each at most twice the body cap, and the request's headers). */
 export const journalPage = 50
@@ -37,6 +38,8 @@ export interface WorldMirrorOptions {
   readonly deadline: () => number
   /** The most anonymous callers the world keeps (`maxAnonymousBuckets`): bounds the batches a full pull reads. */
   readonly maxAnonymous: number
+  /** Told when the store lost the world and it is seeded again, with what the copy held that is gone. */
+  readonly onEvent: (event: StoreEvent) => void
 }
 
 /** How many times a pull reads a world again that another instance seeded while it read. */
@@ -65,6 +68,29 @@ export function createWorldMirror(options: WorldMirrorOptions) {
   let watching: Set<Change> | undefined
   let syncing: Promise<void> | undefined
   let controlQueue: Promise<unknown> = Promise.resolve()
+  /** The life of the world last reported lost: one line per loss, whichever instance seeds it again. */
+  let reportedLife: string | undefined
+
+  /**
+   * The store lost the world (restarted empty, flushed, its keys evicted): the copy is about to be seeded again from
+   * the options, or replaced by the world another instance seeded. Said once, with what is gone.
+   */
+  function reportLost(): void {
+    if (life === '' || reportedLife === life) return
+    reportedLife = life
+    const clock = options.core().clock.setting
+    const lost = [
+      `${pets} pet${pets === 1 ? '' : 's'} created since the last reset`,
+      ...(clock.frozenAt === null ? [] : [`the frozen clock (${new Date(clock.frozenAt).toISOString()})`]),
+      ...(clock.offsetMs === 0 || clock.frozenAt !== null ? [] : [`the clock's offset (${clock.offsetMs} ms)`]),
+      'the fault rules, the journal and the rate-limit counters',
+    ]
+    options.onEvent({
+      event: 'world_reseeded',
+      level: 'warn',
+      message: `the shared store at ${connection.display} lost the world ${options.world} (restarted empty or cleared): seeded again from the options; lost: ${lost.join(', ')}`,
+    })
+  }
 
   const call = (command: string, ...args: (string | number)[]) => connection.call(command, ...args)
 
@@ -191,6 +217,7 @@ export function createWorldMirror(options: WorldMirrorOptions) {
     if (meta === undefined) {
       // An empty store (a new world, or a store that came back empty): this world, from the options, seeded once.
       if (version !== '') {
+        reportLost()
         applying = true
         try {
           core.reset()
@@ -214,7 +241,10 @@ export function createWorldMirror(options: WorldMirrorOptions) {
     try {
       if (meta.epoch !== epoch || meta.life !== life) {
         // Another life of the world (the store lost it and it was written again): its stream is another.
-        if (meta.life !== life) journal.restart()
+        if (meta.life !== life) {
+          reportLost()
+          journal.restart()
+        }
         const snapshotKey = `${prefix}e${meta.epoch}:snapshot`
         const snapshot = decodeSnapshot(await call('GET', snapshotKey), snapshotKey, refuse)
         applyChecked(refuse, snapshotKey, () => core.restore(snapshot))
