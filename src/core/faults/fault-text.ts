@@ -60,7 +60,7 @@ export function parseFaultText(text: string, basePath: string): FaultRuleInput {
 
 /**
  * A rule in force in the same text form, with its id and what is left of `times`: `f1: getPet 404 (2 left)`,
- * `f2: GET /v1/pets 503 p=0.5`. Its key is its fingerprint (`key=key#…`): a rule never shows a key.
+ * `f2: GET /v1/pets 503 p=0.5`, as `--fault` reads it. Its key is its fingerprint (`key=key#…`): a rule never shows a key.
  */
 export function formatFaultRule(rule: FaultRule, basePath: string): string {
   const target =
@@ -71,7 +71,8 @@ export function formatFaultRule(rule: FaultRule, basePath: string): string {
     `${rule.id}:`,
     target,
     rule.status,
-    rule.fault,
+    // `hang=<ms>` says `hang` already: `--fault` refuses a rule that says its fault twice, and this form reads back.
+    rule.hangMs === undefined ? rule.fault : undefined,
     delay === undefined ? undefined : `delay=${delay}`,
     rule.probability === undefined ? undefined : `p=${rule.probability}`,
     rule.key === undefined ? undefined : `key=${rule.key}`,
