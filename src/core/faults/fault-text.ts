@@ -20,7 +20,7 @@ export function parseFaultText(text: string, basePath: string): FaultRuleInput {
   if (/^[A-Za-z]+$/.test(first) && /^\//.test(words[index] ?? '')) {
     rule.method = first.toUpperCase()
     const path = words[index++]!
-    rule.path = basePath !== '' && (path === basePath || path.startsWith(`${basePath}/`)) ? path.slice(basePath.length) || '/' : path
+    rule.path = path === basePath || path.startsWith(`${basePath}/`) ? path.slice(basePath.length) || '/' : path
   } else if (first !== '*') {
     rule.operation = first
   }
