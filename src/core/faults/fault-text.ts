@@ -38,13 +38,7 @@ export function parseFaultText(text: string, basePath: string): FaultRuleInput {
       const [min, max] = value.split('-').map(Number) as [number, number | undefined]
       set('delay', max === undefined ? min : { min, max }, word)
     } else if (name === 'times' && value !== undefined && wholeNumber.test(value)) set('times', Number(value), word)
-    else if (
-      (name === 'p' || name === 'probability') &&
-      value !== undefined &&
-      /^(0|1)?(\.\d+)?$/.test(value) &&
-      value !== '' &&
-      value !== '.'
-    )
+    else if ((name === 'p' || name === 'probability') && value !== undefined && /^(0|1)?(\.\d+)?$/.test(value) && value !== '')
       set('probability', Number(value), word)
     else if (name === 'key' && value !== undefined && value !== '') set('key', value, word)
     else if (name === 'hang' && value !== undefined && wholeNumber.test(value)) {
