@@ -23,6 +23,9 @@ describe('a scenario', () => {
     for (const usage of [{ minute: -1 }, { minute: 'some' }, { hour: 1 }])
       expect(() => simulator({ scenarios: { odd: { usage: { '*': usage } } } as never })).toThrow(/^Scenario odd: usage\./)
     expect(() => simulator({ scenarios: { odd: { clock: { at: 1 } } } as never })).toThrow(/^Scenario odd: clock/)
+    expect(() => simulator({ scenarios: { odd: { pets: 1, colour: 'red' } } as never })).toThrow(
+      new RangeError('Scenario odd: Unrecognized key: "colour"'),
+    )
     sim.useScenario('busy')
     const used = Object.fromEntries(sim.state().keys.map((key) => [key.plan, key.minute.used]))
     expect(used).toEqual({ free: 60, pro: 2 })

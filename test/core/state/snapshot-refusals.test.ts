@@ -35,7 +35,8 @@ describe('a restore refuses', () => {
       [catalogue([{ ...pet(1), categoryId: 0 }]), 'Invalid snapshot: catalogue.pets.0: categoryId:'],
       [catalogue([pet(1, '   ')]), 'Invalid snapshot: catalogue.pets.0: name: must not be empty'],
       [catalogue([{ ...pet(1), name: 5 }]), 'Invalid snapshot: catalogue.pets.0: name: must be a string'],
-      [catalogue([null]), 'Invalid snapshot: catalogue.pets.0:'],
+      [catalogue([null]), 'Invalid snapshot: catalogue.pets.0: Invalid input: expected object, received null'],
+      [with_({ extra: true }), 'Invalid snapshot: Unrecognized key: "extra"'],
       [catalogue([{ id: 1, name: 'Rex', categoryId: 1 }]), 'Invalid snapshot: catalogue.pets.0: status:'],
       [catalogue([pet(10)]), 'Invalid snapshot: catalogue.pets.0 has the id 10, not below nextId 10'],
       [catalogue([pet(10, longName)]), 'Invalid snapshot: catalogue.pets.0 has the id 10, not below nextId 10'],
@@ -46,6 +47,10 @@ describe('a restore refuses', () => {
       [with_({ rateLimits: [{ ...bucket, day: 2 ** 33 }] }), 'Invalid snapshot: rateLimits.0.day:'],
       [
         with_({ rateLimits: [{ ...bucket, minuteCount: 5, dayCount: 3 }] }),
+        'Invalid snapshot: rateLimits.0: minuteCount is above dayCount in the same day',
+      ],
+      [
+        with_({ rateLimits: [{ ...bucket, minute: 1440, day: 1, minuteCount: 5, dayCount: 3 }] }),
         'Invalid snapshot: rateLimits.0: minuteCount is above dayCount in the same day',
       ],
       [with_({ faults: { nextId: 2, rules: [{ operation: 'listPets', status: 503 }] } }), 'Invalid snapshot: faults.rules.0.id:'],
