@@ -20,7 +20,7 @@ export function parseFaultText(text: string, basePath: string): FaultRuleInput {
   if (/^[A-Za-z]+$/.test(first) && /^\//.test(words[index] ?? '')) {
     rule.method = first.toUpperCase()
     const path = words[index++]!
-    rule.path = basePath !== '' && (path === basePath || path.startsWith(`${basePath}/`)) ? path.slice(basePath.length) || '/' : path
+    rule.path = path === basePath || path.startsWith(`${basePath}/`) ? path.slice(basePath.length) || '/' : path
   } else if (first !== '*') {
     rule.operation = first
   }
@@ -38,13 +38,7 @@ export function parseFaultText(text: string, basePath: string): FaultRuleInput {
       const [min, max] = value.split('-').map(Number) as [number, number | undefined]
       set('delay', max === undefined ? min : { min, max }, word)
     } else if (name === 'times' && value !== undefined && wholeNumber.test(value)) set('times', Number(value), word)
-    else if (
-      (name === 'p' || name === 'probability') &&
-      value !== undefined &&
-      /^(0|1)?(\.\d+)?$/.test(value) &&
-      value !== '' &&
-      value !== '.'
-    )
+    else if ((name === 'p' || name === 'probability') && value !== undefined && /^(0|1)?(\.\d+)?$/.test(value) && value !== '')
       set('probability', Number(value), word)
     else if (name === 'key' && value !== undefined && value !== '') set('key', value, word)
     else if (name === 'hang' && value !== undefined && wholeNumber.test(value)) {
@@ -60,7 +54,7 @@ export function parseFaultText(text: string, basePath: string): FaultRuleInput {
 
 /**
  * A rule in force in the same text form, with its id and what is left of `times`: `f1: getPet 404 (2 left)`,
- * `f2: GET /v1/pets 503 p=0.5`. Its key is its fingerprint (`key=key#…`): a rule never shows a key.
+ * `f2: GET /v1/pets 503 p=0.5`, as `--fault` reads it. Its key is its fingerprint (`key=key#…`): a rule never shows a key.
  */
 export function formatFaultRule(rule: FaultRule, basePath: string): string {
   const target =
@@ -71,7 +65,8 @@ export function formatFaultRule(rule: FaultRule, basePath: string): string {
     `${rule.id}:`,
     target,
     rule.status,
-    rule.fault,
+    // `hang=<ms>` says `hang` already: `--fault` refuses a rule that says its fault twice, and this form reads back.
+    rule.hangMs === undefined ? rule.fault : undefined,
     delay === undefined ? undefined : `delay=${delay}`,
     rule.probability === undefined ? undefined : `p=${rule.probability}`,
     rule.key === undefined ? undefined : `key=${rule.key}`,

@@ -11,6 +11,9 @@ describe('parseFaultText (the --fault text form)', () => {
     ['* delay=100-500 key=demo-free-key', { delay: { min: 100, max: 500 }, key: 'demo-free-key' }],
     ['getPet hang=250', { operation: 'getPet', fault: 'hang', hangMs: 250 }],
     ['  listPets   truncate   probability=.5  ', { operation: 'listPets', fault: 'truncate', probability: 0.5 }],
+    ['listPets 503 p=1', { operation: 'listPets', status: 503, probability: 1 }],
+    ['listPets 503 p=0.25', { operation: 'listPets', status: 503, probability: 0.25 }],
+    ['getPet delay=250', { operation: 'getPet', delay: 250 }],
   ])('reads %j', (text, rule) => {
     expect(parseFaultText(text, '/v1')).toEqual(rule)
   })
@@ -29,6 +32,16 @@ describe('parseFaultText (the --fault text form)', () => {
     ['listPets delay=1e3', /cannot read "delay=1e3"/],
     ['listPets key=', /cannot read "key="/],
     ['listPets explode', /cannot read "explode"/],
+    ['listPets 5030', /cannot read "5030"/],
+    ['listPets 503=1', /cannot read "503=1"/],
+    ['listPets 503 q=0.5', /cannot read "q=0.5"/],
+    ['listPets 503 times=.5', /cannot read "times=.5"/],
+    ['listPets 503 p=.', /cannot read "p=."/],
+    ['listPets 503 key', /cannot read "key"/],
+    // A method is letters only, and a path starts with a slash: otherwise the first word is an operation's name.
+    ['9GET /v1/pets 503', /cannot read "\/v1\/pets"/],
+    ['GET9 /v1/pets 503', /cannot read "\/v1\/pets"/],
+    ['listPets a/b 503', /cannot read "a\/b"/],
   ])('refuses %j, naming the word', (text, message) => {
     expect(() => parseFaultText(text, '/v1')).toThrow(message)
   })
