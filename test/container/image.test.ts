@@ -71,8 +71,13 @@ describe(`the image ${image}`, () => {
     for (const path of ['/__sim/clock', '/__sim/requests', '/__sim/state', '/__sim/']) {
       const response = await fetch(`${closed.origin}${path}`)
       expect(response.status, path).toBe(403)
-      expect(((await response.json()) as { code: string }).code, path).toBe('control_forbidden')
+      const refused = (await response.json()) as { code: string; message: string }
+      expect(refused.code, path).toBe('control_forbidden')
+      // Issue 49: the 403 named no way in; it names the image's variable.
+      expect(refused.message, path).toContain('PETSTORE_SIM_ADMIN_TOKEN')
     }
+    // The banner advertised http://0.0.0.0:4010/__sim/, refused from the host: it names the container's loopback.
+    expect(await closed.logs()).toMatch(/^Dashboard: http:\/\/127\.0\.0\.1:4010\/__sim\/ \(loopback clients only.*PETSTORE_SIM_ADMIN_TOKEN/m)
     // Inside the container, the container's own loopback is served: `podman exec` scripts keep working.
     const inside = await podman([
       'exec',
