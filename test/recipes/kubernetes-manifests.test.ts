@@ -2,10 +2,14 @@
 // schemas (kubernetes-models' validators, generated from the Kubernetes OpenAPI), and what the docs promise of them:
 // non-root with a read-only root file system, probes on /__sim/health, resources, the admin token from a Secret, and
 // the replicas on one Redis. The image itself runs so (read-only, uid 1000) in the container step (image.test.ts).
-import { readFileSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
 import { Service } from 'kubernetes-models/v1'
 import { Deployment } from 'kubernetes-models/apps/v1'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { parseAllDocuments } from 'yaml'
 import { createProgram } from '../../src/cli/cli-options.ts'
 
@@ -50,6 +54,37 @@ function validate(manifest: Manifest): void {
   model.validate()
 }
 
+/**
+ * The schemas above let unknown fields through (kubernetes-models' validators allow additional properties), which
+ * kubectl's strict field validation refuses: a misspelt `readinesProbe` would be a probe never run. kubernetes-models'
+ * types know every field, so each object is type-checked as an object literal of its kind (TypeScript's excess
+ * property check). The type errors, none when every field is known.
+ */
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const typesFolder = join(root, 'node_modules', '.cache', 'petstore-sim-kubernetes-types')
+mkdirSync(typesFolder, { recursive: true })
+const scratch = mkdtempSync(join(typesFolder, 'check-'))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+let checks = 0
+async function unknownFields(objects: readonly Manifest[]): Promise<string> {
+  const types: Record<string, [string, string]> = {
+    'apps/v1 Deployment': ['IDeployment', 'kubernetes-models/apps/v1/Deployment'],
+    'v1 Service': ['IService', 'kubernetes-models/v1/Service'],
+  }
+  const lines = objects.map((manifest, index) => {
+    const [type, module] = types[`${manifest.apiVersion} ${manifest.kind}`]!
+    return `import type { ${type} as T${index} } from '${module}'\nexport const object${index}: T${index} = ${JSON.stringify(manifest)}`
+  })
+  const file = join(scratch, `manifests-${checks++}.ts`)
+  writeFileSync(file, `${lines.join('\n')}\n`)
+  const tsc = join(root, 'node_modules', '.bin', 'tsc')
+  const args = ['--ignoreConfig', '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--skipLibCheck', file]
+  return promisify(execFile)(tsc, args, { cwd: root, timeout: 60_000 }).then(
+    () => '',
+    (error: { stdout?: string }) => error.stdout ?? String(error),
+  )
+}
+
 const simulator = (file: string) => {
   const deployment = manifests(file).find((manifest) => manifest.kind === 'Deployment' && manifest.metadata.name === 'petstore-sim')!
   return { deployment, container: deployment.spec.template!.spec.containers[0]! }
@@ -62,6 +97,10 @@ describe.each(files)('deploy/kubernetes/%s', (file) => {
     expect(objects.length).toBeGreaterThanOrEqual(2)
     for (const manifest of objects) expect(() => validate(manifest), `${manifest.kind} ${manifest.metadata.name}`).not.toThrow()
   })
+
+  it('has no field the Kubernetes API does not know (kubectl validates fields strictly)', async () => {
+    expect(await unknownFields(manifests(file))).toBe('')
+  }, 60_000)
 
   it('runs the image non-root, read-only, with probes on /__sim/health, resources and the token from a Secret', () => {
     const { deployment, container } = simulator(file)
@@ -114,4 +153,11 @@ describe('the validator', () => {
     const [noSelector] = manifests('petstore-sim.yaml', text.replace(/^ {2}selector:\n {4}matchLabels:\n {6}.*\n/m, ''))
     expect(() => validate(noSelector!)).toThrow(/selector/)
   })
+
+  it('finds a misspelt field (the field check above can fail)', async () => {
+    const text = readFileSync(new URL('../../deploy/kubernetes/petstore-sim.yaml', import.meta.url), 'utf8')
+    const misspelt = manifests('petstore-sim.yaml', text.replace('readinessProbe:', 'readinesProbe:'))
+    expect(() => validate(misspelt[0]!)).not.toThrow()
+    expect(await unknownFields(misspelt)).toMatch(/'"?readinesProbe"?' does not exist in type 'IContainer'/)
+  }, 60_000)
 })
