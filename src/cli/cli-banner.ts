@@ -1,4 +1,5 @@
 import { resolve } from 'node:path'
+import { isLoopbackBindAddress } from '../core/access/host-policy.ts'
 import { demoKeySpec } from '../core/simulator/simulator-core.ts'
 import type { RunningServer } from '../node/server.ts'
 import type { CliOptions } from './cli-options.ts'
@@ -24,6 +25,7 @@ export function printBanner(
   }))
   const headline = `petstore-sim listening on ${running.apiUrl}`
   const control = `${running.url}/__sim`
+  const dashboard = dashboardUrl(running, options)
   const restored = restoredState(running)
   if (options.log === 'json') {
     output.writeLine(
@@ -33,7 +35,7 @@ export function printBanner(
         url: running.url,
         apiUrl: running.apiUrl,
         control,
-        dashboard: `${control}/`,
+        ...(dashboard.url === undefined ? {} : { dashboard: dashboard.url }),
         keys,
         // The config file read, if any: one found in the working directory is applied without a flag naming it.
         ...(config.path === undefined ? {} : { config: resolve(config.path) }),
@@ -65,7 +67,28 @@ export function printBanner(
       if (restored !== undefined) lines.push(...restoredStateLines(restored))
     }
     lines.push(`OpenAPI document: ${running.url}/openapi.json (or .yaml)`)
-    lines.push(`Dashboard: ${control}/ (keys, limits, requests, clock and faults, live in the browser)`)
+    lines.push(
+      !dashboard.loopbackOnly
+        ? `Dashboard: ${dashboard.url} (keys, limits, requests, clock and faults, live in the browser)`
+        : `Dashboard: ${dashboard.url ?? 'none on this address'} (loopback clients only${dashboard.url === undefined ? ', and none reaches this address' : ': the machine or container it runs in'}; others get 403 until an admin token is set, ${tokenSetting})`,
+    )
   }
   output.writeLine(lines.join('\n'))
+}
+
+const tokenSetting = 'PETSTORE_SIM_ADMIN_TOKEN or --admin-token'
+
+/**
+ * The dashboard's URL as a browser can open it. Bound to every interface (a container's 0.0.0.0) without an admin
+ * token, the control plane serves loopback clients under a loopback `Host` only: the bound address's URL answered 403
+ * on the machine itself, and through a container's published port from the host (issue 49), so the loopback URL is
+ * given, and the line says how to open it to others. Bound to one address off loopback, no client is on loopback: no
+ * URL answers until a token is set. With a token, or bound to loopback, the server's own URL.
+ */
+function dashboardUrl(running: RunningServer, options: CliOptions): { url: string | undefined; loopbackOnly: boolean } {
+  const url = new URL(`${running.url}/__sim/`)
+  if (options.adminToken !== undefined || isLoopbackBindAddress(url.hostname)) return { url: url.href, loopbackOnly: false }
+  if (url.hostname !== '0.0.0.0' && url.hostname !== '[::]') return { url: undefined, loopbackOnly: true }
+  url.hostname = '127.0.0.1'
+  return { url: url.href, loopbackOnly: true }
 }

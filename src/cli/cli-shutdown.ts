@@ -87,7 +87,7 @@ async function writePact(running: RunningServer, options: CliOptions, output: Gu
       provider: options.pactProvider,
       simulatorChoices: options.pactSimulatorChoices === true,
     })
-    await writeTextAtomically(options.pact, `${JSON.stringify(pact, null, 2)}\n`)
+    await writeTextAtomically(options.pact, `${JSON.stringify(pact, null, 2)}\n`, 'shared')
     const count = pact.interactions.length
     const message = `pact written: ${options.pact}, ${count} interaction${count === 1 ? '' : 's'}`
     // A JSON log stays JSON lines to its end: a collector reading --log json parses every line of stdout.

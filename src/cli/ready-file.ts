@@ -17,5 +17,5 @@ export function removeReadyFile(path: string): void {
 }
 
 export function writeReadyFile(path: string, apiUrl: string): void {
-  writeTextAtomicallySync(path, `${apiUrl}\n`)
+  writeTextAtomicallySync(path, `${apiUrl}\n`, 'shared')
 }

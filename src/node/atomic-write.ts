@@ -5,6 +5,16 @@ import { promisify } from 'node:util'
 import { basename, dirname, join } from 'node:path'
 import type { StateSnapshot } from '../core/state/state-snapshot.ts'
 
+/**
+ * Who may read a file written here. `private` (0600): the state files, which only the simulator reads back and which
+ * hold client addresses and key fingerprints. `shared` (0666 less the umask, 0644 by default, as `writeFileSync`
+ * gives `--coverage`): the artefacts other tools read (`--pact`, `--ready-file`), often as another uid, such as a CI
+ * runner reading a folder the container wrote (issue 49: the pact was 0600 and unreadable there).
+ */
+export type FileAccess = 'private' | 'shared'
+
+const creationModes: Readonly<Record<FileAccess, number>> = { private: 0o600, shared: 0o666 }
+
 /** Attempts at a fresh temporary name before giving up (each name is random: a clash means something planted it). */
 const temporaryNameAttempts = 8
 
@@ -14,11 +24,11 @@ const temporaryNameAttempts = 8
  * overwritten (a symbolic link at the old fixed name `.<name>.<pid>.tmp` had its target overwritten). The name is
  * random; one that exists is skipped for another.
  */
-export function createTemporaryFileSync(path: string): { path: string; descriptor: number } {
+export function createTemporaryFileSync(path: string, access: FileAccess = 'private'): { path: string; descriptor: number } {
   for (let attempt = 1; ; attempt++) {
     const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`)
     try {
-      return { path: temporary, descriptor: openSync(temporary, exclusiveWriteFlags, 0o600) }
+      return { path: temporary, descriptor: openSync(temporary, exclusiveWriteFlags, creationModes[access]) }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt === temporaryNameAttempts) throw error
     }
@@ -53,16 +63,16 @@ export async function writeAtomically(path: string, snapshot: StateSnapshot): Pr
 }
 
 /** Writes `text` to `path` as a snapshot is written: whole or not at all, never through a symbolic link (`--pact`). */
-export async function writeTextAtomically(path: string, text: string): Promise<void> {
-  await writeWhole(path, (descriptor) => writeText(descriptor, text))
+export async function writeTextAtomically(path: string, text: string, access: FileAccess): Promise<void> {
+  await writeWhole(path, (descriptor) => writeText(descriptor, text), access)
 }
 
 /**
  * `writeTextAtomically` at once, for a small file written where no event loop turn may pass (`--ready-file`, written
  * between the server listening and the start-up line): the same temporary file, fsync, rename and folder fsync.
  */
-export function writeTextAtomicallySync(path: string, text: string): void {
-  const { path: temporary, descriptor } = createTemporaryFileSync(path)
+export function writeTextAtomicallySync(path: string, text: string, access: FileAccess): void {
+  const { path: temporary, descriptor } = createTemporaryFileSync(path, access)
   try {
     const bytes = Buffer.from(text)
     for (let written = 0; written < bytes.length; ) written += writeSync(descriptor, bytes, written)
@@ -95,8 +105,8 @@ function unlinkQuietly(path: string): void {
 }
 
 /** A temporary file next to `path` (`O_EXCL | O_NOFOLLOW`), filled by `fill`, fsynced, renamed over `path`, the folder fsynced. */
-async function writeWhole(path: string, fill: (descriptor: number) => Promise<void>): Promise<void> {
-  const { path: temporary, descriptor } = createTemporaryFileSync(path)
+async function writeWhole(path: string, fill: (descriptor: number) => Promise<void>, access: FileAccess = 'private'): Promise<void> {
+  const { path: temporary, descriptor } = createTemporaryFileSync(path, access)
   try {
     await fill(descriptor)
     await promisify(fsync)(descriptor)

@@ -150,6 +150,24 @@ describe('the control plane is guarded per request, however the app is served', 
     }
   })
 
+  // Issue 49: a 403 from a container's published port said "unless an admin token is configured", naming no way to
+  // configure one; the message names the variable, the flag and the option, and how the token is then sent.
+  it('names PETSTORE_SIM_ADMIN_TOKEN, --admin-token and the adminToken option in the 403, for an address or a Host refused', async () => {
+    const byAddress = await (await control('10.88.0.1')).json()
+    const byHost = await (
+      await app.fetch(new Request('http://attacker.example:4010/__sim/reset', { method: 'POST', headers: json }), {
+        clientAddress: '127.0.0.1',
+      })
+    ).json()
+    for (const body of [byAddress, byHost]) {
+      expect(body.code).toBe('control_forbidden')
+      expect(body.message).toContain('PETSTORE_SIM_ADMIN_TOKEN')
+      expect(body.message).toContain('--admin-token')
+      expect(body.message).toContain('adminToken')
+      expect(body.message).toContain('Authorization: Bearer <token>')
+    }
+  })
+
   it('answers the health probe from any address and Host, token or not (orchestrators probe from outside)', async () => {
     const guarded = createPortableApp({ control: { adminToken: 's3cret' } })
     for (const served of [app, guarded]) {

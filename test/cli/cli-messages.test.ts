@@ -178,3 +178,31 @@ describe('a request from a page on a refused origin', () => {
     ])
   })
 })
+
+// Issue 49: in the container (--host 0.0.0.0, no admin token) the banner advertised http://0.0.0.0:4010/__sim/, which
+// answers 403 control_forbidden to the host through the published port, and even on the machine itself (its Host is
+// no loopback name). The banner names a URL that answers, and how to open the dashboard to others.
+describe('the dashboard the banner advertises, on every interface', () => {
+  const advertised = (out: string) => /^Dashboard: (http:\/\/\S+)/m.exec(out)?.[1]
+
+  it('answers where the banner says, and the banner names PETSTORE_SIM_ADMIN_TOKEN when only loopback is served', async () => {
+    const cli = await startCli(['--port', '0', '--host', '0.0.0.0'])
+    running.push(cli)
+    const out = await waitFor(cli.stdout, /Dashboard: /)
+    const url = advertised(out)!
+    expect((await fetch(url)).status, url).toBe(200)
+    expect(/^Dashboard: .*$/m.exec(out)![0]).toMatch(/loopback clients only.*PETSTORE_SIM_ADMIN_TOKEN/)
+    const json = await startCli(['--port', '0', '--host', '0.0.0.0', '--log', 'json'])
+    running.push(json)
+    const line = JSON.parse((await waitFor(json.stdout, /listening on/)).split('\n')[0]!) as { dashboard: string }
+    expect((await fetch(line.dashboard)).status, line.dashboard).toBe(200)
+  })
+
+  it('advertises the address it listens on once an admin token opens the dashboard to others', async () => {
+    const cli = await startCli(['--port', '0', '--host', '0.0.0.0'], { PETSTORE_SIM_ADMIN_TOKEN: 'admin-secret' })
+    running.push(cli)
+    const url = advertised(await waitFor(cli.stdout, /Dashboard: /))!
+    expect(url).toBe(`${cli.origin}/__sim/`)
+    expect((await fetch(url)).status).toBe(200)
+  })
+})

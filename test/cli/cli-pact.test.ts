@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -102,6 +102,42 @@ describe('--pact <file>', () => {
     const lines = cli.stdout().trimEnd().split('\n')
     const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>)
     expect(parsed.at(-1)).toMatchObject({ message: `pact written: ${file}, 1 interaction`, pact: file, interactions: 1 })
+  })
+
+  // Issue 49: the pact was written 0600 and the coverage 0644, so a CI runner of another uid reading a mounted folder
+  // got `Permission denied` on the pact alone. Artefacts for other tools share one mode; the state file stays private.
+  it('writes the pact, the coverage and the ready file with one mode, readable by all (0644 under umask 022); the state 0600', async () => {
+    const files = ['pact.json', 'coverage.md', 'ready.url', 'state.json'].map((name) => join(directory, `modes-${name}`))
+    const [pact, coverage, ready, state] = files as [string, string, string, string]
+    const previous = process.umask(0o022)
+    try {
+      const cli = await startCli([
+        '--port',
+        '0',
+        '--log',
+        'silent',
+        '--pact',
+        pact,
+        '--coverage',
+        coverage,
+        '--ready-file',
+        ready,
+        '--state',
+        state,
+      ])
+      expect((await fetch(`${cli.apiUrl}/pets/2`, { headers: auth })).status).toBe(200)
+      const readyMode = statSync(ready).mode & 0o777
+      expect(await cli.stop()).toBe(0)
+      const modes = {
+        pact: statSync(pact).mode & 0o777,
+        coverage: statSync(coverage).mode & 0o777,
+        ready: readyMode,
+        state: statSync(state).mode & 0o777,
+      }
+      expect(modes).toEqual({ pact: 0o644, coverage: 0o644, ready: 0o644, state: 0o600 })
+    } finally {
+      process.umask(previous)
+    }
   })
 
   it('says so on stderr and exits 1 when the file cannot be written', async () => {

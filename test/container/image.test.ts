@@ -3,7 +3,7 @@
 // in the matrix (test/support/matrix.ts, target `container`); here, what only an image has: who it runs as, its
 // health check, SIGTERM to PID 1, state on a volume, files written to a mounted folder, the control plane published,
 // the Redis client of --store.
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -13,6 +13,10 @@ import { podman, runContainer, testLabel, type RunningContainer } from '../suppo
 const image = process.env.PETSTORE_SIM_TEST_IMAGE
 if (image === undefined)
   throw new Error('PETSTORE_SIM_TEST_IMAGE names the image under test (test/container/run-container-tests.sh sets it)')
+// The same Containerfile built from an installed package folder (`podman build node_modules/petstore-sim`).
+const installedImage = process.env.PETSTORE_SIM_TEST_INSTALLED_IMAGE
+if (installedImage === undefined)
+  throw new Error('PETSTORE_SIM_TEST_INSTALLED_IMAGE names the image built from the installed package (run-container-tests.sh sets it)')
 const auth = { authorization: 'Bearer demo-pro-key' }
 const started: RunningContainer[] = []
 const volume = `petstore-sim-test-state-${process.pid}`
@@ -71,8 +75,15 @@ describe(`the image ${image}`, () => {
     for (const path of ['/__sim/clock', '/__sim/requests', '/__sim/state', '/__sim/']) {
       const response = await fetch(`${closed.origin}${path}`)
       expect(response.status, path).toBe(403)
-      expect(((await response.json()) as { code: string }).code, path).toBe('control_forbidden')
+      const refused = (await response.json()) as { code: string; message: string }
+      expect(refused.code, path).toBe('control_forbidden')
+      // Issue 49: the 403 named no way in; it names the image's variable.
+      expect(refused.message, path).toContain('PETSTORE_SIM_ADMIN_TOKEN')
     }
+    // The banner advertised http://0.0.0.0:4010/__sim/, refused from the host: it names the container's loopback.
+    expect(await closed.logs()).toMatch(
+      /^Dashboard: http:\/\/127\.0\.0\.1:4010\/__sim\/ \(loopback clients only.*PETSTORE_SIM_ADMIN_TOKEN/m,
+    )
     // Inside the container, the container's own loopback is served: `podman exec` scripts keep working.
     const inside = await podman([
       'exec',
@@ -164,5 +175,54 @@ describe(`the image ${image}`, () => {
     const pact = JSON.parse(readFileSync(join(outFolder, 'pact.json'), 'utf8')) as { interactions: unknown[] }
     expect(pact.interactions).toHaveLength(1)
     expect(readFileSync(join(outFolder, 'coverage.md'), 'utf8')).toMatch(/listPets/)
+    // Issue 49: the pact was 0600, unreadable by a CI runner of another uid than the image's 1000; now both 0644.
+    const modes = ['pact.json', 'coverage.md'].map((name) => statSync(join(outFolder, name)).mode & 0o777)
+    expect(modes).toEqual([0o644, 0o644])
+  })
+})
+
+// Issue 49: the image could be built only from a checkout after `npm pack`. Built from the package a project
+// installed, it is the same image: the same package version, user, health check and answers.
+describe(`the image built from the installed package, ${installedImage}`, () => {
+  it("runs the same package as the checkout's image, as node, healthy, and answers the API through the published port", async () => {
+    const version = (image: string) =>
+      podman([
+        'run',
+        '--rm',
+        '--label',
+        testLabel,
+        '--entrypoint',
+        'node',
+        image,
+        '-p',
+        "require('/opt/petstore-sim/node_modules/petstore-sim/package.json').version",
+      ])
+    expect(await version(installedImage)).toBe(await version(image!))
+    expect(await podman(['image', 'inspect', '--format', '{{.Config.User}} {{json .Config.Healthcheck.Test}}', installedImage])).toBe(
+      await podman(['image', 'inspect', '--format', '{{.Config.User}} {{json .Config.Healthcheck.Test}}', image!]),
+    )
+    const container = await runContainer({ image: installedImage })
+    started.push(container)
+    expect((await fetch(`${container.origin}/__sim/health`)).status).toBe(200)
+    const pets = await checkedFetch(`${container.origin}/v1/pets?limit=2`, { headers: auth })
+    expect(pets.status).toBe(200)
+    expect(await pets.json()).toHaveLength(2)
+  })
+
+  // The Kubernetes manifests (deploy/kubernetes/) run it so: uid 1000, a read-only root, /data and /out on volumes.
+  it('runs with a read-only root file system and its state on a volume, as deploy/kubernetes/ runs it', async () => {
+    // --read-only, and no tmpfs on /tmp either, as Kubernetes' readOnlyRootFilesystem: /data, the image's VOLUME, is a
+    // volume of the container's own.
+    const container = await start({ runFlags: ['--read-only', '--read-only-tmpfs=false'] })
+    const created = await checkedFetch(`${container.origin}/v1/pets`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Read-only root', categoryId: 1 }),
+    })
+    expect(created.status).toBe(201)
+    // Exit code 0: the state was saved to /data/state.json at SIGTERM (a state not saved exits 1).
+    expect(await container.stop()).toBe(0)
+    expect(await container.logs()).not.toMatch(/EROFS|read-only file system/i)
+    expect(await container.logs()).toMatch(/State file: \/data\/state\.json/)
   })
 })

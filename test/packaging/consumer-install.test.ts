@@ -116,10 +116,18 @@ describe.each(mswMajors)('installed next to msw %s', (major) => {
     const { project, install } = await installs.get(major)!
     expect(install.code, install.output).toBe(0)
     expect(install.output).not.toMatch(/ERESOLVE|peer dep/i)
+    // The image's build files and the deployments ship too (issue 49): `podman build node_modules/petstore-sim`.
     expect(readdirSync(join(project, 'node_modules/petstore-sim')).sort()).toEqual([
+      '.containerignore',
+      '.dockerignore',
+      'Containerfile',
       'LICENSE',
       'README.md',
       'bin',
+      'compose.replicas.haproxy.cfg',
+      'compose.replicas.yaml',
+      'compose.yaml',
+      'deploy',
       'dist',
       'docs',
       'fixtures',

@@ -118,6 +118,23 @@ describe('the GitHub Actions workflow (docs/ci.md)', () => {
     expect(jobs['e2e-service']!.services!['petstore-sim']!.ports).toEqual(['4010:4010'])
     expect(jobs['e2e-cli']!.steps.map((step) => step.run)).toContain('bash e2e-with-simulator.sh')
   })
+
+  // Issue 49: the service named an image no registry holds. The pipeline builds it from the installed package, pushes
+  // it to the organisation's registry, and the service runs that very tag.
+  it('builds the image from the installed package in the pipeline, pushes it, and runs that tag as the service', () => {
+    const jobs = (
+      parse(workflow!) as {
+        jobs: Record<string, { needs?: string; services?: Record<string, { image: string }>; steps: { run?: string }[] }>
+      }
+    ).jobs
+    const runs = jobs['petstore-sim-image']!.steps.map((step) => step.run ?? '')
+    const built = /^docker build -t (.+) node_modules\/petstore-sim$/.exec(runs.find((run) => run.startsWith('docker build')) ?? '')
+    expect(built, runs.join('\n')).not.toBeNull()
+    expect(runs).toContain(`docker push ${built![1]}`)
+    expect(runs.indexOf('npm ci')).toBeLessThan(runs.findIndex((run) => run.startsWith('docker build')))
+    expect(jobs['e2e-service']!.needs).toBe('petstore-sim-image')
+    expect(jobs['e2e-service']!.services!['petstore-sim']!.image).toBe(built![1])
+  })
 })
 
 describe('the GitLab CI file (docs/ci.md)', () => {
@@ -140,6 +157,22 @@ describe('the GitLab CI file (docs/ci.md)', () => {
     expect(misspelt.code).not.toBe(0)
     expect(misspelt.stdout + misspelt.stderr).toMatch(/'servicez' property is not expected/)
   }, 60_000)
+
+  it('builds the image from the installed package in the pipeline, pushes it, and runs that tag as the service', () => {
+    const jobs = parse(pipeline!) as Record<
+      string,
+      { needs?: string[]; script?: string[]; services?: (string | { name: string; alias?: string })[]; artifacts?: { paths: string[] } }
+    >
+    expect(jobs['petstore-sim-package']!.artifacts!.paths).toEqual(['node_modules/petstore-sim/'])
+    const built = /^docker build -t "(\S+)" node_modules\/petstore-sim$/.exec(
+      jobs['petstore-sim-image']!.script!.find((line) => line.startsWith('docker build')) ?? '',
+    )
+    expect(built, jobs['petstore-sim-image']!.script!.join('\n')).not.toBeNull()
+    expect(jobs['petstore-sim-image']!.script).toContain(`docker push "${built![1]}"`)
+    expect(jobs['petstore-sim-image']!.needs).toEqual(['petstore-sim-package'])
+    expect(jobs.e2e!.needs).toEqual(['petstore-sim-image'])
+    expect(jobs.e2e!.services).toEqual([{ name: built![1], alias: 'petstore-sim' }])
+  })
 })
 
 describe('compose.yaml (docs/ci.md)', () => {

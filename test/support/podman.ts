@@ -46,6 +46,8 @@ export interface ContainerOptions {
   readonly env?: Readonly<Record<string, string>>
   /** `-v` values: `name:/data`, `/host/folder:/out`. */
   readonly volumes?: readonly string[]
+  /** More `podman run` flags, before the image's name: `--read-only`. */
+  readonly runFlags?: readonly string[]
 }
 
 /**
@@ -66,6 +68,7 @@ export async function runContainer(options: ContainerOptions): Promise<RunningCo
     '127.0.0.1::4010',
     ...env,
     ...volumes,
+    ...(options.runFlags ?? []),
     options.image,
     ...(options.args ?? []),
   ])

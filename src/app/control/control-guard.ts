@@ -54,13 +54,13 @@ export function guard(request: PlainRequest, options: ControlOptions, access: Co
     if (!shell) requireAdmin(request, options.adminToken)
   } else if (request.transport.local !== true) {
     if (!isLoopbackAddress(request.transport.clientAddress)) {
-      throw new ApiError('control_forbidden', 'Control endpoints serve loopback clients only, unless an admin token is configured')
+      throw new ApiError('control_forbidden', `Control endpoints serve loopback clients only; to serve others, ${configureToken}`)
     }
     // A request without Host is refused here (the API lets it through: no browser sends one).
     if (request.authority === undefined || !hosts.allows(request.authority)) {
       throw new ApiError(
         'control_forbidden',
-        `Control endpoints answer loopback host names only (got Host ${request.authority ?? 'none'}); allow others by name, or configure an admin token`,
+        `Control endpoints answer loopback host names only (got Host ${request.authority ?? 'none'}); allow others by name (--allowed-host), or ${configureToken}`,
       )
     }
   }
@@ -72,6 +72,14 @@ export function guard(request: PlainRequest, options: ControlOptions, access: Co
     }
   }
 }
+
+/**
+ * How a refused client gets in, named in each `control_forbidden`: from a container's published port every request is
+ * refused, and "an admin token" alone named no way to set one (issue 49). Each way the token is configured, as the
+ * CLI, the image and the in-process app take it.
+ */
+const configureToken =
+  'set an admin token (PETSTORE_SIM_ADMIN_TOKEN, --admin-token, or the adminToken option in-process) and send Authorization: Bearer <token>'
 
 /** Which of the guard's exceptions a request falls under: the dashboard's page, the health probe, or none. */
 export type ControlAccess = 'shell' | 'probe' | 'guarded'

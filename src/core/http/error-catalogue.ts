@@ -24,7 +24,7 @@ const errorUses = {
   host_not_allowed:
     'A request to the API or the OpenAPI document under a `Host` that is not a loopback name nor one allowed (`--allowed-host`), on a server bound to loopback (DNS rebinding): journaled, nothing counted.',
   control_forbidden:
-    'A control request from a client that is not on loopback, or to a `Host` that is not a loopback name (DNS rebinding), with no admin token configured.',
+    'A control request from a client that is not on loopback, or to a `Host` that is not a loopback name (DNS rebinding), with no admin token configured; the message names how to set one (`PETSTORE_SIM_ADMIN_TOKEN`, `--admin-token`, or the `adminToken` option in-process).',
   fault_not_found: '`DELETE /__sim/faults/{id}` for an id that no rule in force has.',
   scenario_not_found: '`POST /__sim/scenario` with a name that is neither a built-in scenario nor one of yours.',
   sandbox_not_found:
