@@ -11,6 +11,7 @@ import { applyCors, corsHeaders, preflightResponse, withoutCorsGrant } from './c
 import { toFetchResponse, toPlainRequest } from './fetch-lane.ts'
 import { createOpenApiRoute, documentApiUrl, type OpenApiDocumentSource } from './openapi-route.ts'
 import { serverRootResponse } from './server-root.ts'
+import type { RequestMetrics } from './metrics/request-metrics.ts'
 import { createSandboxes, sandboxHeaderName, sandboxPrefix, type SandboxOptions, type Sandboxes } from './sandboxes.ts'
 
 export interface AppOptions extends SimulatorOptions {
@@ -78,6 +79,8 @@ export interface App {
   closeStreams(): void
   /** @internal The sandboxes, each an app of its own (`/sandboxes/<name>/…`); undefined when they are off. */
   readonly sandboxes: Sandboxes<App>['registry'] | undefined
+  /** @internal The world's request counts (`GET /__sim/metrics`); undefined without a control plane. */
+  readonly metrics: RequestMetrics | undefined
 }
 
 export function createApp(options: AppOptions = {}): App {
@@ -278,6 +281,7 @@ export function createAppWith(
       sandboxes?.closeStreams()
     },
     sandboxes: sandboxes?.registry,
+    metrics: control?.metrics,
     refusal(request, transport = {}) {
       const plain = toPlainRequest(request, simulator.bodyLimit, transport)
       if (!underControl(plain.path)) {

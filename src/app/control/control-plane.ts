@@ -14,6 +14,8 @@ import { pactRoutes } from './pact-routes.ts'
 import { providerStateRoutes } from './provider-state-routes.ts'
 import { createHostPolicy } from '../../core/access/host-policy.ts'
 import { sandboxRoutes, type SandboxDirectory } from './sandbox-routes.ts'
+import { metricsRoutes } from './metrics-routes.ts'
+import { createRequestMetrics, type RequestMetrics } from '../metrics/request-metrics.ts'
 
 export { controlPath, type ControlOptions, type ControlRoute }
 
@@ -34,7 +36,8 @@ export { controlPath, type ControlOptions, type ControlRoute }
  * - `GET /__sim/events`: server-sent events of requests and state changes, for the dashboard;
  * - `GET|PUT /__sim/snapshot`, `GET|POST /__sim/scenario`: the whole state, and scenarios (`snapshot-routes.ts`, `scenario-routes.ts`);
  * - `GET|DELETE /__sim/requests.pact`, `POST /__sim/provider-states`: Pact both ways (`pact-routes.ts`);
- * - `GET /__sim/provider-states`: the provider states with their parameters (`provider-state-routes.ts`).
+ * - `GET /__sim/provider-states`: the provider states with their parameters (`provider-state-routes.ts`);
+ * - `GET /__sim/metrics`: the Prometheus metrics of this world and its sandboxes (`metrics-routes.ts`).
  */
 export interface ControlPlane {
   /** Every method a control route uses. */
@@ -47,6 +50,8 @@ export interface ControlPlane {
   closeStreams(): void
   /** Throws the `ApiError` the control plane's per-request guard refuses a request with, if it does (see `guard`). */
   check(request: PlainRequest): void
+  /** The world's request counts, which `GET /__sim/metrics` reads (the default world's plane reads its sandboxes' too). */
+  readonly metrics: RequestMetrics
 }
 
 /** `sandboxes`: the app's sandboxes, listed, made and deleted under `/__sim/sandboxes` (the default world's plane only). */
@@ -56,6 +61,9 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
   const clockState = () => clockReading(simulator)
   const streams = createEventStreams(simulator, options.events)
   const hosts = createHostPolicy(options.allowedHosts)
+  // Counted from the plane's making: a simulator served without a control plane (the MSW handlers) pays nothing.
+  const metrics = createRequestMetrics()
+  simulator.events.meter(metrics.record)
   const routes: ControlRoute[] = [
     { method: 'GET', path: '/', name: 'dashboard', resolve: () => dashboardResponse() },
     { method: 'GET', path: '/state', name: 'state', resolve: () => jsonResponse(simulator.state(), 200) },
@@ -96,12 +104,14 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
     ...scenarioRoutes(simulator),
     ...pactRoutes(simulator),
     ...providerStateRoutes(),
+    ...metricsRoutes(simulator, metrics, sandboxes),
     ...(sandboxes === undefined ? [] : sandboxRoutes(sandboxes, simulator.basePath, simulator.shared?.sandboxes)),
   ]
 
   return {
     methods: [...new Set(routes.map((route) => route.method))],
     routes: routes.map(({ method, path, name }) => ({ method, path, name })),
+    metrics,
     closeStreams: () => streams.closeAll(),
     check: (request) => guard(request, options, controlAccess(request.method, request.path.slice(controlPath.length) || '/'), hosts),
     respond(request) {

@@ -11,9 +11,10 @@ import {
 import type { SimulatorCore } from '../../core/simulator/simulator-core.ts'
 import type { PlainRequest } from '../../core/http/plain-http.ts'
 import type { ControlRoute } from './control-route.ts'
+import type { RequestMetrics } from '../metrics/request-metrics.ts'
 
-/** What the control plane reads of the sandboxes: each one's simulator (the app over it is the sandbox's own). */
-export type SandboxDirectory = SandboxRegistry<{ readonly simulator: SimulatorCore }>
+/** What the control plane reads of the sandboxes: each one's simulator and metrics (the app over it is the sandbox's own). */
+export type SandboxDirectory = SandboxRegistry<{ readonly simulator: SimulatorCore; readonly metrics?: RequestMetrics | undefined }>
 
 /**
  * The sandboxes, on the default world's control plane (each sandbox's own plane is `/sandboxes/<name>/__sim/…`):
