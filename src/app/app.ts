@@ -205,9 +205,10 @@ export function createAppWith(
     // The control plane first: its own rules for pages on other origins, preflights included. A base path at
     // the root would swallow /__sim and /openapi.*, so those are checked before the API.
     if (underControl(path)) {
-      // A world in a shared store answers its control plane from the fleet's state; its health answers at once, store or not.
+      // A world in a shared store answers its control plane from the fleet's state; its health and metrics (this
+      // instance's own, the store's availability among them) answer at once, store or not.
       const { shared } = simulator
-      if (shared === undefined || path === `${controlPath}/health`) return control!.respond(request)
+      if (shared === undefined || path === `${controlPath}/health` || path === `${controlPath}/metrics`) return control!.respond(request)
       return shared.control(request, () => control!.respond(request))
     }
     if (request.method === 'OPTIONS') return preflightResponse(request, preflightMethods(path))

@@ -25,8 +25,14 @@ export function metricsRoutes(simulator: SimulatorCore, metrics: RequestMetrics,
           out.sample(metricFamilies.sandboxes, {}, held.length)
           out.sample(metricFamilies.sandboxesMax, {}, sandboxes.max)
         }
-        const store = simulator.shared?.health()
-        if (store !== undefined) out.sample(metricFamilies.storeUp, {}, store.ready ? 1 : 0)
+        const { shared } = simulator
+        if (shared !== undefined) {
+          out.sample(metricFamilies.storeUp, {}, shared.health().ready ? 1 : 0)
+          if (shared.calls !== undefined) {
+            out.histogram(metricFamilies.storeRoundTrip, {}, shared.calls.roundTrips)
+            out.sample(metricFamilies.storeErrors, {}, shared.calls.errors)
+          }
+        }
         return { status: 200, headers: { 'Content-Type': prometheusContentType }, body: out.text() }
       },
     },

@@ -15,12 +15,19 @@ export interface MetricFamily {
 
 export type Labels = Readonly<Record<string, string>>
 
+/** What a histogram holds: `counts[i]` observations at most `bounds[i]` (not cumulative), then the rest, and their sum. */
+export interface HistogramReading {
+  readonly bounds: readonly number[]
+  readonly counts: ArrayLike<number>
+  readonly sum: number
+}
+
 /** The samples of one scrape, grouped by family, then written as one text in the families' order. */
 export interface Exposition {
   /** One sample of a counter or gauge. */
   sample(family: MetricFamily, labels: Labels, value: number): void
-  /** A histogram: `counts[i]` observations at most `bounds[i]` (not cumulative), then the rest, their sum and count. */
-  histogram(family: MetricFamily, labels: Labels, bounds: readonly number[], counts: ArrayLike<number>, sum: number): void
+  /** A histogram's buckets (cumulative, as the format has them), sum and count. */
+  histogram(family: MetricFamily, labels: Labels, histogram: HistogramReading): void
   text(): string
 }
 
@@ -35,7 +42,7 @@ export function createExposition(families: readonly MetricFamily[]): Exposition 
     sample(family, labels, value) {
       linesOf(family).push(`${family.name}${labelText(labels)} ${numberText(value)}`)
     },
-    histogram(family, labels, bounds, counts, sum) {
+    histogram(family, labels, { bounds, counts, sum }) {
       const out = linesOf(family)
       let cumulative = 0
       for (let index = 0; index < bounds.length; index++) {

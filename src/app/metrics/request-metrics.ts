@@ -1,6 +1,7 @@
 import type { RecordedRequest } from '../../core/journal/journal-types.ts'
 import { durationBuckets, metricFamilies } from './metric-families.ts'
 import type { Exposition } from './prometheus-text.ts'
+import { createHistogram, type Histogram } from './histogram.ts'
 
 /**
  * One world's request counts, kept by the app (one per simulator, never module-level): fed by the simulator's meter
@@ -11,12 +12,6 @@ export interface RequestMetrics {
   record(entry: RecordedRequest): void
   /** Adds this world's samples, labelled `sandbox` (`""` for the default world). */
   write(out: Exposition, sandbox: string): void
-}
-
-interface Histogram {
-  /** Observations per bucket, not cumulative; the last is past every bound. */
-  readonly counts: Float64Array
-  sum: number
 }
 
 export function createRequestMetrics(): RequestMetrics {
@@ -36,14 +31,10 @@ export function createRequestMetrics(): RequestMetrics {
       statuses.set(status, (statuses.get(status) ?? 0) + 1)
       let histogram = durations.get(operation)
       if (histogram === undefined) {
-        histogram = { counts: new Float64Array(durationBuckets.length + 1), sum: 0 }
+        histogram = createHistogram(durationBuckets)
         durations.set(operation, histogram)
       }
-      const seconds = durationMs / 1000
-      let bucket = 0
-      while (bucket < durationBuckets.length && seconds > durationBuckets[bucket]!) bucket++
-      histogram.counts[bucket]!++
-      histogram.sum += seconds
+      histogram.observe(durationMs / 1000)
       if (entry.fault !== undefined) faults.set(entry.fault, (faults.get(entry.fault) ?? 0) + 1)
       if (status === 429) {
         // Which refusal it was is in the answer's code; read only for 429s.
@@ -65,9 +56,7 @@ export function createRequestMetrics(): RequestMetrics {
         for (const [code, count] of codes) out.sample(metricFamilies.tooManyRequests, { sandbox, plan, code }, count)
       }
       for (const [rule, count] of faults) out.sample(metricFamilies.faults, { sandbox, rule }, count)
-      for (const [operation, { counts, sum }] of durations) {
-        out.histogram(metricFamilies.duration, { sandbox, operation }, durationBuckets, counts, sum)
-      }
+      for (const [operation, histogram] of durations) out.histogram(metricFamilies.duration, { sandbox, operation }, histogram)
     },
   }
 }
