@@ -15,7 +15,9 @@ import { providerStateRoutes } from './provider-state-routes.ts'
 import { createHostPolicy } from '../../core/access/host-policy.ts'
 import { sandboxRoutes, type SandboxDirectory } from './sandbox-routes.ts'
 import { metricsRoutes } from './metrics-routes.ts'
+import { controlDocument, controlDocumentPath } from './control-document.ts'
 import { createRequestMetrics, type RequestMetrics } from '../metrics/request-metrics.ts'
+import { anyObject, arrayOf, boolean, clockSchema, integer, isoTime, object, ok, string } from './control-doc.ts'
 
 export { controlPath, type ControlOptions, type ControlRoute }
 
@@ -37,7 +39,8 @@ export { controlPath, type ControlOptions, type ControlRoute }
  * - `GET|PUT /__sim/snapshot`, `GET|POST /__sim/scenario`: the whole state, and scenarios (`snapshot-routes.ts`, `scenario-routes.ts`);
  * - `GET|DELETE /__sim/requests.pact`, `POST /__sim/provider-states`: Pact both ways (`pact-routes.ts`);
  * - `GET /__sim/provider-states`: the provider states with their parameters (`provider-state-routes.ts`);
- * - `GET /__sim/metrics`: the Prometheus metrics of this world and its sandboxes (`metrics-routes.ts`).
+ * - `GET /__sim/metrics`: the Prometheus metrics of this world and its sandboxes (`metrics-routes.ts`);
+ * - `GET /__sim/openapi.json`: the OpenAPI 3.1 document of these routes, made from their `doc` (`control-document.ts`).
  */
 export interface ControlPlane {
   /** Every method a control route uses. */
@@ -63,15 +66,77 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
   const hosts = createHostPolicy(options.allowedHosts)
   // Counted from the plane's making: a simulator served without a control plane (the MSW handlers) pays nothing.
   const metrics = createRequestMetrics()
+  let document: Record<string, unknown> | undefined
   simulator.events.meter(metrics.record)
   const routes: ControlRoute[] = [
-    { method: 'GET', path: '/', name: 'dashboard', resolve: () => dashboardResponse() },
-    { method: 'GET', path: '/state', name: 'state', resolve: () => jsonResponse(simulator.state(), 200) },
-    { method: 'GET', path: '/events', name: 'events', resolve: () => streams.respond() },
+    {
+      method: 'GET',
+      path: '/',
+      name: 'dashboard',
+      doc: {
+        summary: 'The dashboard: one self-contained HTML page (docs/dashboard.md)',
+        responses: { '200': { description: 'The page', contentType: 'text/html; charset=utf-8', schema: string } },
+      },
+      resolve: () => dashboardResponse(),
+    },
+    {
+      method: 'GET',
+      path: '/state',
+      name: 'state',
+      doc: {
+        summary: 'What the dashboard shows: keys with usage, bans, clock, faults, request counts',
+        responses: ok(
+          'The state',
+          object({
+            clock: clockSchema,
+            keys: arrayOf(anyObject),
+            faults: arrayOf(anyObject),
+            pets: integer,
+            basePath: string,
+            operations: arrayOf(anyObject),
+          }),
+        ),
+      },
+      resolve: () => jsonResponse(simulator.state(), 200),
+    },
+    {
+      method: 'GET',
+      path: '/events',
+      name: 'events',
+      doc: {
+        summary: 'Server-sent events of requests and state changes, for the dashboard',
+        responses: { '200': { description: 'The event stream', contentType: 'text/event-stream', schema: string } },
+      },
+      resolve: () => streams.respond(),
+    },
     {
       method: 'GET',
       path: '/health',
       name: 'health',
+      doc: {
+        summary: 'Readiness: to any client, no token needed',
+        responses: {
+          '200': {
+            description: 'Ready',
+            schema: object(
+              {
+                status: { const: 'ok' },
+                pets: integer,
+                now: isoTime,
+                epochMs: integer,
+                frozen: boolean,
+                memory: anyObject,
+                store: anyObject,
+              },
+              ['status', 'pets', 'now', 'epochMs', 'frozen', 'memory'],
+            ),
+          },
+          '503': {
+            description: 'The shared store does not answer (--store)',
+            schema: object({ status: { const: 'unavailable' }, store: anyObject }),
+          },
+        },
+      },
       resolve() {
         // With a shared store (`--store`), not ready while it does not answer: a load balancer drains the instance.
         const store = simulator.shared?.health()
@@ -92,6 +157,10 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
       method: 'POST',
       path: '/reset',
       name: 'reset',
+      doc: {
+        summary: 'Back to the initial catalogue: no counts or bans, an empty journal, the clock offset undone',
+        responses: ok('Reset', object({ status: { const: 'reset' }, pets: integer, now: isoTime, epochMs: integer, frozen: boolean })),
+      },
       resolve() {
         simulator.reset()
         return jsonResponse({ status: 'reset', pets: simulator.store.size, ...clockState() }, 200)
@@ -105,6 +174,20 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
     ...pactRoutes(simulator),
     ...providerStateRoutes(),
     ...metricsRoutes(simulator, metrics, sandboxes),
+    {
+      method: 'GET',
+      path: controlDocumentPath,
+      name: 'controlDocument',
+      doc: {
+        summary: 'This document: every control route, from the declarations the routes are served from',
+        responses: ok('The OpenAPI 3.1 document', object({ openapi: { const: '3.1.0' }, info: anyObject, paths: anyObject })),
+      },
+      // Made on first request, from the routes of this plane (a sandbox's plane has no sandbox routes).
+      resolve() {
+        document ??= controlDocument(routes)
+        return jsonResponse(document, 200)
+      },
+    },
     ...(sandboxes === undefined ? [] : sandboxRoutes(sandboxes, simulator.basePath, simulator.shared?.sandboxes)),
   ]
 

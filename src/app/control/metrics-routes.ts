@@ -4,6 +4,7 @@ import { createExposition, prometheusContentType, type Exposition } from '../met
 import type { RequestMetrics } from '../metrics/request-metrics.ts'
 import type { ControlRoute } from './control-route.ts'
 import type { SandboxDirectory } from './sandbox-routes.ts'
+import { string } from './control-doc.ts'
 
 /**
  * `GET /__sim/metrics`: this instance's metrics in the Prometheus text format (docs/metrics.md), the default world's
@@ -16,6 +17,10 @@ export function metricsRoutes(simulator: SimulatorCore, metrics: RequestMetrics,
       method: 'GET',
       path: '/metrics',
       name: 'metrics',
+      doc: {
+        summary: "This instance's metrics in the Prometheus text format (docs/metrics.md)",
+        responses: { '200': { description: 'The exposition', contentType: prometheusContentType, schema: string } },
+      },
       resolve() {
         const out = createExposition(Object.values(metricFamilies))
         writeWorld(out, '', simulator, metrics)

@@ -2,6 +2,7 @@ import { jsonResponse } from '../../core/http/plain-http.ts'
 import { pactApiKeyPlaceholder } from '../../core/contract/pact-interaction.ts'
 import { describeProviderStates } from '../../core/simulator/provider-states.ts'
 import type { ControlRoute } from './control-route.ts'
+import { anyObject, arrayOf, object, ok, string } from './control-doc.ts'
 
 /**
  * `GET /__sim/provider-states`: the provider states `POST /__sim/provider-states` (in `pact-routes.ts`) takes, each
@@ -15,6 +16,17 @@ export function providerStateRoutes(): ControlRoute[] {
       method: 'GET',
       path: '/provider-states',
       name: 'providerStates',
+      doc: {
+        summary: 'The provider states, each with its parameters',
+        responses: ok(
+          'The states',
+          object({
+            request: anyObject,
+            apiKeyPlaceholder: string,
+            states: arrayOf(object({ name: string, params: arrayOf(anyObject) }, ['name', 'params'])),
+          }),
+        ),
+      },
       resolve: () =>
         jsonResponse(
           {
