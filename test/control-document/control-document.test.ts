@@ -4,7 +4,7 @@ import { createNodeApp, startServer, type RunningServer } from '../../src/node.t
 import { createApp } from '../../src/app/app.ts'
 import { createControlPlane } from '../../src/app/control/control-plane.ts'
 import { documentPath } from '../../src/app/control/control-document.ts'
-import { controlDocumentOfApp, controlViolations, templateOf, type ControlDocument } from '../support/control-contract.ts'
+import { checkedControl, controlDocumentOfApp, controlViolations, templateOf, type ControlDocument } from '../support/control-contract.ts'
 import { faultRuleJsonSchema } from '../support/fault-rule-json-schema.ts'
 
 let server: RunningServer
@@ -127,5 +127,18 @@ describe('GET /__sim/openapi.json, the control plane described', () => {
       Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
     )
     expect(operations.filter((operation) => !reached.has(operation))).toEqual([])
+  })
+
+  it('fails the suites on a control answer that does not conform (checkedControl, used by the HTTP targets)', async () => {
+    const answering = (body: unknown, status = 200) =>
+      checkedControl(async () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }))
+    await expect(answering({ now: 5 })('http://127.0.0.1:1/__sim/clock')).rejects.toThrow(/does not conform[\s\S]*GET \/__sim\/clock 200/)
+    await expect(
+      answering({ message: 'no code' }, 404)('http://127.0.0.1:1/sandboxes/a/__sim/faults/x', { method: 'DELETE' }),
+    ).rejects.toThrow(/required property 'code'/)
+    const good = await answering({ now: '2030-01-01T00:00:00.000Z', epochMs: 1_893_456_000_000, frozen: true })(
+      'http://127.0.0.1:1/__sim/clock',
+    )
+    expect(((await good.json()) as { frozen: boolean }).frozen).toBe(true)
   })
 })

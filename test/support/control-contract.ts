@@ -107,3 +107,24 @@ function createChecker(document: ControlDocument): Checker {
     },
   }
 }
+
+/**
+ * `send`, with every answer under `/__sim` checked against the control document: an answer that does not conform
+ * throws, failing the test that caused it (as `checkedFetch` does for the API). The answer can still be read.
+ */
+export function checkedControl(
+  send: (input: string, init?: RequestInit) => Promise<Response>,
+): (input: string, init?: RequestInit) => Promise<Response> {
+  return async (input, init) => {
+    const response = await send(input, init)
+    const path = new URL(input).pathname
+    const contentType = response.headers.get('content-type')
+    if (!/^(\/sandboxes\/[^/]+)?\/__sim(\/|$)/.test(path) || contentType?.startsWith('text/event-stream') === true) return response
+    const bodyText = await response.text()
+    const method = (init?.method ?? 'GET').toUpperCase()
+    const violations = await controlViolations({ method, path, status: response.status, contentType, bodyText })
+    if (violations.length > 0) throw new Error(`The control answer does not conform to GET /__sim/openapi.json:\n${violations.join('\n')}`)
+    const empty = response.status === 204 || response.status === 304 || method === 'HEAD'
+    return new Response(empty ? null : bodyText, { status: response.status, statusText: response.statusText, headers: response.headers })
+  }
+}
