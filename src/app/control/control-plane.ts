@@ -179,7 +179,7 @@ export function createControlPlane(simulator: SimulatorCore, options: ControlOpt
       path: controlDocumentPath,
       name: 'controlDocument',
       doc: {
-        summary: 'This document: every control route, from the declarations the routes are served from',
+        summary: 'This document: every control route, made of the declarations each route is served with',
         responses: ok('The OpenAPI 3.1 document', object({ openapi: { const: '3.1.0' }, info: anyObject, paths: anyObject })),
       },
       // Made on first request, from the routes of this plane (a sandbox's plane has no sandbox routes).
