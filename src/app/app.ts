@@ -12,6 +12,7 @@ import { applyCors, corsHeaders, preflightResponse, withoutCorsGrant } from './c
 import { toFetchResponse, toPlainRequest } from './fetch-lane.ts'
 import { createOpenApiRoute, documentApiUrl, type OpenApiDocumentSource } from './openapi-route.ts'
 import { serverRootResponse } from './server-root.ts'
+import type { RequestMetrics } from './metrics/request-metrics.ts'
 import { createSandboxes, sandboxHeaderName, sandboxPrefix, type SandboxOptions, type Sandboxes } from './sandboxes.ts'
 
 export interface AppOptions extends SimulatorOptions {
@@ -79,6 +80,8 @@ export interface App {
   closeStreams(): void
   /** @internal The sandboxes, each an app of its own (`/sandboxes/<name>/…`); undefined when they are off. */
   readonly sandboxes: Sandboxes<App>['registry'] | undefined
+  /** @internal The world's request counts (`GET /__sim/metrics`); undefined without a control plane. */
+  readonly metrics: RequestMetrics | undefined
 }
 
 export function createApp(options: AppOptions = {}): App {
@@ -209,9 +212,10 @@ export function createAppWith(
     // the root would swallow /__sim and /openapi.*, so those are checked before the API.
     if (underControl(path)) {
       // A world in a shared store answers its control plane from the fleet's state; its health after one bounded read
-      // of it (not one at a time with the control requests, and answered whether the store answers or not).
+      // of it (not one at a time with the control requests, and answered whether the store answers or not); its
+      // metrics (this instance's own, the store's availability among them) at once, store or not.
       const { shared } = simulator
-      if (shared === undefined) return control!.respond(request)
+      if (shared === undefined || path === `${controlPath}/metrics`) return control!.respond(request)
       if (path === `${controlPath}/health`) return shared.refresh().then(() => control!.respond(request))
       return shared.control(request, () => control!.respond(request))
     }
@@ -286,6 +290,7 @@ export function createAppWith(
       sandboxes?.closeStreams()
     },
     sandboxes: sandboxes?.registry,
+    metrics: control?.metrics,
     refusal(request, transport = {}) {
       const plain = toPlainRequest(request, simulator.bodyLimit, transport)
       if (!underControl(plain.path)) {

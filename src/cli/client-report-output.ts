@@ -21,7 +21,7 @@ export async function writeClientReport(running: RunningServer, options: CliOpti
   if (options.clientReport !== undefined) {
     try {
       const text = options.clientReport.endsWith('.xml') ? clientReportJUnit(report) : `${JSON.stringify(report, null, 2)}\n`
-      await writeTextAtomically(options.clientReport, text)
+      await writeTextAtomically(options.clientReport, text, 'shared')
       const message = `${summary}, written: ${options.clientReport}`
       output.writeLine(
         options.log === 'json'

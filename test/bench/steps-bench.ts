@@ -17,6 +17,7 @@ import { createKeyRing } from '../../src/core/access/api-keys.ts'
 import { apiRoutes } from '../../src/core/operations/api-routes.ts'
 import type { PlainRequest, PlainResponse } from '../../src/core/http/plain-http.ts'
 import type { OperationContext } from '../../src/core/operations/operation-context.ts'
+import { createRequestMetrics } from '../../src/app/metrics/request-metrics.ts'
 
 const key = 'steps-bench-key'
 const rawHeaders = ['Host', '127.0.0.1:4010', 'Authorization', `Bearer ${key}`, 'Accept', '*/*', 'User-Agent', 'autocannon']
@@ -105,6 +106,10 @@ export async function runStepsBench(rounds = Number(process.env.BENCH_STEP_ROUND
   const events = createSimulatorEvents()
   const withListener = core()
   withListener.events.subscribe(() => {})
+  // The metrics of `GET /__sim/metrics`, as the control plane meters a simulator (issue 49: at most 1 µs a request).
+  const metered = core()
+  metered.events.meter(createRequestMetrics().record)
+  const metrics = createRequestMetrics()
 
   const measurements: Record<string, () => unknown> = {
     'get whole': () => full.pipeline.respond(get),
@@ -113,6 +118,9 @@ export async function runStepsBench(rounds = Number(process.env.BENCH_STEP_ROUND
     'post whole': () => full.pipeline.respond(post),
     'post journal off': () => bare.pipeline.respond(post),
     'post 1 event listener': () => withListener.pipeline.respond(post),
+    'get metered': () => metered.pipeline.respond(get),
+    'post metered': () => metered.pipeline.respond(post),
+    'metrics record get': () => metrics.record(entry),
     authentication: () => auth(get),
     limiter: () => full.limiter.consume(caller.bucket, caller.plan),
     'route match': () => full.pipeline.table.match('GET', '/pets'),
@@ -154,6 +162,8 @@ export async function runStepsBench(rounds = Number(process.env.BENCH_STEP_ROUND
       'answer (resolver, headers, JSON) and flow': Math.max(0, whole - named),
       'one event listener (a dashboard), extra': at(`${method} 1 event listener`) - whole,
       'journal capture alone (record)': at(`journal capture ${method}`),
+      "metrics (the control plane's meter), extra": at(`${method} metered`) - whole,
+      'metrics record alone': at('metrics record get'),
     }
   }
   const result = { get: lane('get'), post: lane('post') }
@@ -167,7 +177,7 @@ export async function runStepsBench(rounds = Number(process.env.BENCH_STEP_ROUND
     )
   }
   console.log(
-    `  (ranges over the rounds: whole GET ${range('get whole')}, POST ${range('post whole')}; journal off GET ${range('get journal off')}, POST ${range('post journal off')})`,
+    `  (ranges over the rounds: whole GET ${range('get whole')}, POST ${range('post whole')}; journal off GET ${range('get journal off')}, POST ${range('post journal off')}; metrics record ${range('metrics record get')})`,
   )
   console.log(
     '  journal capture = whole minus the same pipeline with journalSize 0 (coverage and events still run); the rest, each step alone; answer = whole minus the named steps.',

@@ -2,6 +2,7 @@ import { pageOrigin, scenarioPetCount, scenarioSeed, scenarioStart, testKeySpec,
 import type { JournalEntry } from '../../src/core/journal/request-journal.ts'
 import { httpJournalClient } from './journal-client.ts'
 import { startCli } from './cli-process.ts'
+import { checkedControl } from './control-contract.ts'
 
 /**
  * The real `petstore-sim` process on a free port, driven through its control endpoints; `args` are more flags
@@ -40,6 +41,8 @@ export function controlledTarget(
   control: (input: string, init?: RequestInit) => Promise<Response>,
   close: () => Promise<unknown>,
 ): ApiTarget & { close(): Promise<unknown> } {
+  // Every control answer the scenarios see is checked against the control plane's own document.
+  control = checkedControl(control)
   const post = async (path: string, body?: unknown) => {
     const response = await control(`${origin}/__sim${path}`, {
       method: 'POST',

@@ -3,6 +3,7 @@ import type { JournalFilter } from '../../src/core/journal/journal-filter.ts'
 import type { Har } from '../../src/core/journal/journal-har.ts'
 import type { JournalEntry } from '../../src/core/journal/request-journal.ts'
 import type { SimulatorCore } from '../../src/core/simulator/simulator-core.ts'
+import { checkedControl } from './control-contract.ts'
 
 /**
  * The journal's queries as a target offers them: in-process through
@@ -34,6 +35,8 @@ export function inProcessJournalClient(simulator: SimulatorCore): JournalClient 
 
 /** `send` is the target's `fetch` (a real one, or `app.fetch`); `origin` is where `/__sim` is. */
 export function httpJournalClient(send: (input: string, init?: RequestInit) => Promise<Response>, origin: string): JournalClient {
+  // Every journal answer the scenarios see is checked against the control plane's own document.
+  send = checkedControl(send)
   const query = (filter: JournalFilter = {}, extra: Record<string, string> = {}) => {
     const params = new URLSearchParams(extra)
     for (const [name, value] of Object.entries(filter)) if (value !== undefined) params.set(name, String(value))

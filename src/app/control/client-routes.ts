@@ -6,6 +6,23 @@ import type { SimulatorCore } from '../../core/simulator/simulator-core.ts'
 import type { ClientIgnore } from '../../core/grading/client-report-options.ts'
 import { parseJournalFilter } from '../../core/journal/journal-filter.ts'
 import type { ControlRoute } from './control-route.ts'
+import { anyObject, arrayOf, integer, journalFilterQuery, object, string } from './control-doc.ts'
+
+const callerSchema = object(
+  {
+    caller: string,
+    plan: string,
+    requests: integer,
+    verdict: { enum: ['pass', 'fail'] },
+    findings: arrayOf(anyObject),
+    planAdvice: anyObject,
+  },
+  ['caller', 'plan', 'requests', 'verdict', 'findings'],
+)
+const reportSchema = object(
+  { verdict: { enum: ['pass', 'fail'] }, violations: integer, advice: integer, forgottenCallers: integer, callers: arrayOf(callerSchema) },
+  ['verdict', 'violations', 'advice', 'callers'],
+)
 
 /**
  * The client report over HTTP (docs/grading-clients.md):
@@ -16,7 +33,33 @@ import type { ControlRoute } from './control-route.ts'
  *   `/sandboxes/<name>/__sim/clients`, like every control route.
  */
 export function clientRoutes(simulator: SimulatorCore): ControlRoute[] {
-  return [{ method: 'GET', path: '/clients', name: 'clients', resolve: (request) => clientReportResponse(simulator, request) }]
+  return [
+    {
+      method: 'GET',
+      path: '/clients',
+      name: 'clients',
+      doc: {
+        summary: "The client report: each caller graded against the spec's rules for clients (docs/grading-clients.md)",
+        query: [
+          {
+            name: 'format',
+            description: '`json` (the default) or `junit` (also `Accept: application/xml`)',
+            schema: { enum: ['json', 'junit'] },
+          },
+          {
+            name: 'ignore',
+            description: `Rules whose findings are left out, comma-separated: ${clientRuleIds.join(', ')}`,
+            schema: string,
+          },
+          ...journalFilterQuery,
+        ],
+        responses: {
+          '200': { description: 'The report, as JSON (or JUnit XML with format=junit)', schema: reportSchema },
+        },
+      },
+      resolve: (request) => clientReportResponse(simulator, request),
+    },
+  ]
 }
 
 function clientReportResponse(simulator: SimulatorCore, request: PlainRequest): PlainResponse {

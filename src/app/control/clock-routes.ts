@@ -5,6 +5,7 @@ import { toEpochMilliseconds } from '../../core/time/clock.ts'
 import { parseDuration } from '../../core/time/duration.ts'
 import { readControlBody, scalar } from './control-body.ts'
 import type { ControlRoute } from './control-route.ts'
+import { boolean, clockSchema, ok } from './control-doc.ts'
 
 /** The simulator's clock as the control endpoints show it: one reading, so that `now` and `epochMs` agree. */
 export function clockReading(simulator: SimulatorCore): { now: string; epochMs: number; frozen: boolean } {
@@ -19,11 +20,29 @@ export function clockReading(simulator: SimulatorCore): { now: string; epochMs: 
 export function clockRoutes(simulator: SimulatorCore): ControlRoute[] {
   const clockState = () => clockReading(simulator)
   return [
-    { method: 'GET', path: '/clock', name: 'clock', resolve: () => jsonResponse(clockState(), 200) },
+    {
+      method: 'GET',
+      path: '/clock',
+      name: 'clock',
+      doc: { summary: "The simulator's clock", responses: ok('The clock', clockSchema) },
+      resolve: () => jsonResponse(clockState(), 200),
+    },
     {
       method: 'POST',
       path: '/clock',
       name: 'moveClock',
+      doc: {
+        summary: 'Moves, sets, freezes or unfreezes the clock',
+        body: {
+          type: 'object',
+          properties: {
+            advance: { type: ['string', 'number'], description: 'A duration: 90s, 1.5m, or ms' },
+            set: { type: ['string', 'number'], description: 'An instant: ISO 8601 or epoch ms' },
+            freeze: boolean,
+          },
+        },
+        responses: ok('The clock after the move', clockSchema),
+      },
       async resolve(request) {
         const body = await readControlBody(request)
         try {

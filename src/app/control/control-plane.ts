@@ -18,6 +18,10 @@ import { checkMappedProviderStates, type MappedProviderStates } from '../../core
 import type { MappedStates } from '../../core/simulator/provider-states.ts'
 import { createHostPolicy } from '../../core/access/host-policy.ts'
 import { sandboxRoutes, type SandboxDirectory } from './sandbox-routes.ts'
+import { metricsRoutes } from './metrics-routes.ts'
+import { controlDocument, controlDocumentPath } from './control-document.ts'
+import { createRequestMetrics, type RequestMetrics } from '../metrics/request-metrics.ts'
+import { anyObject, arrayOf, boolean, clockSchema, integer, isoTime, object, ok, string } from './control-doc.ts'
 
 export { controlPath, type ControlOptions, type ControlRoute }
 
@@ -39,7 +43,9 @@ export { controlPath, type ControlOptions, type ControlRoute }
  * - `GET|PUT /__sim/snapshot`, `GET|POST /__sim/scenario`: the whole state, and scenarios (`snapshot-routes.ts`, `scenario-routes.ts`);
  * - `GET|DELETE /__sim/requests.pact`, `POST /__sim/provider-states`: Pact both ways (`pact-routes.ts`);
  * - `GET /__sim/provider-states`: the provider states with their parameters (`provider-state-routes.ts`);
- * - `GET /__sim/clients`: the client report, JSON or JUnit XML (`client-routes.ts`).
+ * - `GET /__sim/clients`: the client report, JSON or JUnit XML (`client-routes.ts`);
+ * - `GET /__sim/metrics`: the Prometheus metrics of this world and its sandboxes (`metrics-routes.ts`);
+ * - `GET /__sim/openapi.json`: the OpenAPI 3.1 document of these routes, made from their `doc` (`control-document.ts`).
  */
 export interface ControlPlane {
   /** Every method a control route uses. */
@@ -52,6 +58,8 @@ export interface ControlPlane {
   closeStreams(): void
   /** Throws the `ApiError` the control plane's per-request guard refuses a request with, if it does (see `guard`). */
   check(request: PlainRequest): void
+  /** The world's request counts, which `GET /__sim/metrics` reads (the default world's plane reads its sandboxes' too). */
+  readonly metrics: RequestMetrics
 }
 
 /**
@@ -70,14 +78,79 @@ export function createControlPlane(
   const clockState = () => clockReading(simulator)
   const streams = createEventStreams(simulator, options.events)
   const hosts = createHostPolicy(options.allowedHosts)
+  // Counted from the plane's making: a simulator served without a control plane (the MSW handlers) pays nothing.
+  const metrics = createRequestMetrics()
+  let document: Record<string, unknown> | undefined
+  simulator.events.meter(metrics.record)
   const routes: ControlRoute[] = [
-    { method: 'GET', path: '/', name: 'dashboard', resolve: () => dashboardResponse() },
-    { method: 'GET', path: '/state', name: 'state', resolve: () => jsonResponse(simulator.state(), 200) },
-    { method: 'GET', path: '/events', name: 'events', resolve: () => streams.respond() },
+    {
+      method: 'GET',
+      path: '/',
+      name: 'dashboard',
+      doc: {
+        summary: 'The dashboard: one self-contained HTML page (docs/dashboard.md)',
+        responses: { '200': { description: 'The page', contentType: 'text/html; charset=utf-8', schema: string } },
+      },
+      resolve: () => dashboardResponse(),
+    },
+    {
+      method: 'GET',
+      path: '/state',
+      name: 'state',
+      doc: {
+        summary: 'What the dashboard shows: keys with usage, bans, clock, faults, request counts',
+        responses: ok(
+          'The state',
+          object({
+            clock: clockSchema,
+            keys: arrayOf(anyObject),
+            faults: arrayOf(anyObject),
+            pets: integer,
+            basePath: string,
+            operations: arrayOf(anyObject),
+          }),
+        ),
+      },
+      resolve: () => jsonResponse(simulator.state(), 200),
+    },
+    {
+      method: 'GET',
+      path: '/events',
+      name: 'events',
+      doc: {
+        summary: 'Server-sent events of requests and state changes, for the dashboard',
+        responses: { '200': { description: 'The event stream', contentType: 'text/event-stream', schema: string } },
+      },
+      resolve: () => streams.respond(),
+    },
     {
       method: 'GET',
       path: '/health',
       name: 'health',
+      doc: {
+        summary: 'Readiness: to any client, no token needed',
+        responses: {
+          '200': {
+            description: 'Ready',
+            schema: object(
+              {
+                status: { const: 'ok' },
+                pets: integer,
+                now: isoTime,
+                epochMs: integer,
+                frozen: boolean,
+                memory: anyObject,
+                store: anyObject,
+              },
+              ['status', 'pets', 'now', 'epochMs', 'frozen', 'memory'],
+            ),
+          },
+          '503': {
+            description: 'The shared store does not answer (--store)',
+            schema: object({ status: { const: 'unavailable' }, store: anyObject }),
+          },
+        },
+      },
       resolve() {
         // With a shared store (`--store`), not ready while it does not answer: a load balancer drains the instance.
         const store = simulator.shared?.health()
@@ -98,6 +171,10 @@ export function createControlPlane(
       method: 'POST',
       path: '/reset',
       name: 'reset',
+      doc: {
+        summary: 'Back to the initial catalogue: no counts or bans, an empty journal, the clock offset undone',
+        responses: ok('Reset', object({ status: { const: 'reset' }, pets: integer, now: isoTime, epochMs: integer, frozen: boolean })),
+      },
       resolve() {
         simulator.reset()
         return jsonResponse({ status: 'reset', pets: simulator.store.size, ...clockState() }, 200)
@@ -111,12 +188,28 @@ export function createControlPlane(
     ...pactRoutes(simulator, mapped),
     ...clientRoutes(simulator),
     ...providerStateRoutes(mapped),
+    ...metricsRoutes(simulator, metrics, sandboxes),
+    {
+      method: 'GET',
+      path: controlDocumentPath,
+      name: 'controlDocument',
+      doc: {
+        summary: 'This document: every control route, made of the declarations each route is served with',
+        responses: ok('The OpenAPI 3.1 document', object({ openapi: { const: '3.1.0' }, info: anyObject, paths: anyObject })),
+      },
+      // Made on first request, from the routes of this plane (a sandbox's plane has no sandbox routes).
+      resolve() {
+        document ??= controlDocument(routes)
+        return jsonResponse(document, 200)
+      },
+    },
     ...(sandboxes === undefined ? [] : sandboxRoutes(sandboxes, simulator.basePath, sandboxOptions, simulator.shared?.sandboxes)),
   ]
 
   return {
     methods: [...new Set(routes.map((route) => route.method))],
     routes: routes.map(({ method, path, name }) => ({ method, path, name })),
+    metrics,
     closeStreams: () => streams.closeAll(),
     check: (request) => guard(request, options, controlAccess(request.method, request.path.slice(controlPath.length) || '/'), hosts),
     respond(request) {

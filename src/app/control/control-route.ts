@@ -2,6 +2,7 @@ import type { MappedProviderStates } from '../../core/simulator/mapped-provider-
 import { decodePathSegment } from '../../core/http/path-normalisation.ts'
 import type { PlainRequest, PlainResponse } from '../../core/http/plain-http.ts'
 import type { EventStreamOptions } from '../dashboard/event-stream.ts'
+import type { ControlRouteDoc } from './control-doc.ts'
 
 // What the control plane, its guard and its route files share, apart from the plane that composes them (no cycle).
 
@@ -34,6 +35,8 @@ export interface ControlRoute {
   /** Under {@link controlPath}; `{id}` stands for one path segment. */
   readonly path: string
   readonly name: string
+  /** What `GET /__sim/openapi.json` says of it (`control-doc.ts`). */
+  readonly doc: ControlRouteDoc
   readonly resolve: (request: PlainRequest, id: string | undefined) => PlainResponse | Promise<PlainResponse>
 }
 

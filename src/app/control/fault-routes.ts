@@ -4,6 +4,8 @@ import { FaultRuleLimitError, type FaultRuleInput } from '../../core/faults/faul
 import type { SimulatorCore } from '../../core/simulator/simulator-core.ts'
 import { readJson } from './control-body.ts'
 import type { ControlRoute } from './control-route.ts'
+import { anyObject, arrayOf, object, ok, string } from './control-doc.ts'
+import faultRuleBody from '../../../fixtures/fault-rule.schema.json' with { type: 'json' }
 
 /**
  * The fault rules: `GET /__sim/faults`, `POST /__sim/faults` (one rule or an array: 201 with their ids),
@@ -11,11 +13,27 @@ import type { ControlRoute } from './control-route.ts'
  */
 export function faultRoutes(simulator: SimulatorCore): ControlRoute[] {
   return [
-    { method: 'GET', path: '/faults', name: 'faults', resolve: () => jsonResponse({ faults: simulator.faults.list() }, 200) },
+    {
+      method: 'GET',
+      path: '/faults',
+      name: 'faults',
+      doc: { summary: 'The fault rules in force', responses: ok('The rules', object({ faults: arrayOf(anyObject) })) },
+      resolve: () => jsonResponse({ faults: simulator.faults.list() }, 200),
+    },
     {
       method: 'POST',
       path: '/faults',
       name: 'addFaults',
+      doc: {
+        summary: 'Adds one fault rule or an array of them, all or nothing',
+        body: { anyOf: [faultRuleBody, { type: 'array', items: faultRuleBody }] },
+        responses: {
+          '201': {
+            description: 'Added: their ids, and every rule in force',
+            schema: object({ ids: arrayOf(string), faults: arrayOf(anyObject) }),
+          },
+        },
+      },
       async resolve(request) {
         const body = await readJson(request)
         let ids: string[]
@@ -33,6 +51,7 @@ export function faultRoutes(simulator: SimulatorCore): ControlRoute[] {
       method: 'DELETE',
       path: '/faults',
       name: 'clearFaults',
+      doc: { summary: 'Removes every fault rule', responses: ok('Removed', object({ faults: { type: 'array', maxItems: 0 } })) },
       resolve() {
         simulator.faults.clear()
         return jsonResponse({ faults: [] }, 200)
@@ -42,6 +61,7 @@ export function faultRoutes(simulator: SimulatorCore): ControlRoute[] {
       method: 'DELETE',
       path: '/faults/{id}',
       name: 'removeFault',
+      doc: { summary: 'Removes one fault rule', responses: ok('Removed: the rules left', object({ faults: arrayOf(anyObject) })) },
       resolve(_request, id) {
         if (id === undefined || !simulator.faults.remove(id)) throw new ApiError('fault_not_found', `No fault rule has the id ${id ?? ''}`)
         return jsonResponse({ faults: simulator.faults.list() }, 200)

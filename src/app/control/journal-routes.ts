@@ -8,6 +8,7 @@ import { harEntry, harFrame } from '../../core/journal/journal-har.ts'
 import type { SimulatorCore } from '../../core/simulator/simulator-core.ts'
 import type { ControlRoute } from './control-route.ts'
 import { streamedJson } from '../json-stream.ts'
+import { anyObject, arrayOf, integer, journalEntrySchema, journalFilterQuery, object, ok, string } from './control-doc.ts'
 
 /** The default and the longest wait of `GET /__sim/requests/wait`. */
 const waitTimeouts = { defaultMs: 5000, maxMs: 60_000 } as const
@@ -48,12 +49,21 @@ export function journalRoutes(simulator: SimulatorCore): ControlRoute[] {
       method: 'GET',
       path: '/requests',
       name: 'requests',
+      doc: {
+        summary: 'The journal: a page of the entries that match the filters',
+        query: journalFilterQuery,
+        responses: ok(
+          'A page, with `next` (and a Link header) when more matched',
+          object({ requests: arrayOf(journalEntrySchema), next: string }, ['requests']),
+        ),
+      },
       resolve: (request) => journalPage(simulator, request),
     },
     {
       method: 'DELETE',
       path: '/requests',
       name: 'clearRequests',
+      doc: { summary: 'Empties the journal', responses: ok('Emptied', object({ requests: { type: 'array', maxItems: 0 } })) },
       resolve() {
         journal.clear()
         return jsonResponse({ requests: [] }, 200)
@@ -63,12 +73,25 @@ export function journalRoutes(simulator: SimulatorCore): ControlRoute[] {
       method: 'GET',
       path: '/requests/count',
       name: 'countRequests',
+      doc: {
+        summary: 'How many entries match the filters',
+        query: journalFilterQuery,
+        responses: ok('The count', object({ count: integer })),
+      },
       resolve: (request) => jsonResponse({ count: journal.count(parseJournalFilter(request.query, basePath).filter) }, 200),
     },
     {
       method: 'GET',
       path: '/requests/wait',
       name: 'waitForRequest',
+      doc: {
+        summary: 'The first entry that matches, recorded already or within timeoutMs',
+        query: [
+          ...journalFilterQuery,
+          { name: 'timeoutMs', description: 'How long to wait, 0 to 60000 ms (default 5000)', schema: integer },
+        ],
+        responses: ok('The entry', object({ request: journalEntrySchema })),
+      },
       async resolve(request) {
         const { filter, extra } = parseJournalFilter(request.query, basePath, ['timeoutMs'])
         const timeoutMs = extra.timeoutMs === undefined ? waitTimeouts.defaultMs : Number(extra.timeoutMs)
@@ -96,13 +119,25 @@ export function journalRoutes(simulator: SimulatorCore): ControlRoute[] {
       method: 'GET',
       path: '/requests.har',
       name: 'requestsHar',
+      doc: {
+        summary: 'The matching entries as a HAR 1.2 file, streamed',
+        query: journalFilterQuery,
+        responses: ok('The HAR log', object({ log: object({ version: string, creator: anyObject, entries: arrayOf(anyObject) }) })),
+      },
       resolve: (request) => harStream(simulator, parseJournalFilter(request.query, basePath).filter, request.method === 'HEAD'),
     },
-    { method: 'GET', path: '/coverage', name: 'coverage', resolve: () => jsonResponse(simulator.coverage(), 200) },
+    {
+      method: 'GET',
+      path: '/coverage',
+      name: 'coverage',
+      doc: { summary: 'Contract coverage of the journaled requests', responses: ok('The coverage', anyObject) },
+      resolve: () => jsonResponse(simulator.coverage(), 200),
+    },
     {
       method: 'DELETE',
       path: '/coverage',
       name: 'resetCoverage',
+      doc: { summary: 'Starts contract coverage over', responses: ok('The coverage, empty', anyObject) },
       resolve() {
         simulator.resetCoverage()
         return jsonResponse(simulator.coverage(), 200)

@@ -7,6 +7,7 @@ import { applyProviderState, type MappedStates } from '../../core/simulator/prov
 import { convertInChunks, toPact } from '../../core/contract/pact-export.ts'
 import { readJson } from './control-body.ts'
 import type { ControlRoute } from './control-route.ts'
+import { anyObject, arrayOf, integer, journalFilterQuery, object, ok, string } from './control-doc.ts'
 
 /**
  * Pact both ways (docs/pact.md):
@@ -25,6 +26,28 @@ export function pactRoutes(simulator: SimulatorCore, mapped?: MappedStates): Con
       method: 'GET',
       path: '/requests.pact',
       name: 'requestsPact',
+      doc: {
+        summary: 'The interactions recorded since start or the last clear, as a Pact 4 file',
+        query: [
+          ...journalFilterQuery,
+          { name: 'consumer', description: "The consumer's name", schema: string },
+          { name: 'provider', description: "The provider's name", schema: string },
+          {
+            name: 'simulatorChoices',
+            description: 'include or leave-out (default) what the simulator chose (ids, dates)',
+            schema: { enum: ['include', 'leave-out'] },
+          },
+        ],
+        responses: ok(
+          'The pact',
+          object({
+            consumer: object({ name: string }),
+            provider: object({ name: string }),
+            interactions: arrayOf(anyObject),
+            metadata: anyObject,
+          }),
+        ),
+      },
       async resolve(request) {
         const { filter, extra } = parseJournalFilter(request.query, simulator.basePath, ['consumer', 'provider', 'simulatorChoices'])
         const { consumer, provider, simulatorChoices } = extra
@@ -52,12 +75,21 @@ export function pactRoutes(simulator: SimulatorCore, mapped?: MappedStates): Con
       method: 'DELETE',
       path: '/requests.pact',
       name: 'clearPact',
+      doc: {
+        summary: "Forgets the pact's interactions (the journal's entries stay)",
+        responses: ok('Cleared', object({ cleared: integer })),
+      },
       resolve: () => jsonResponse({ cleared: simulator.pact.clear() }, 200),
     },
     {
       method: 'POST',
       path: '/provider-states',
       name: 'providerState',
+      doc: {
+        summary: "Sets up or tears down a provider state: the body Pact's verifier posts",
+        body: object({ state: string, params: anyObject, action: { enum: ['setup', 'teardown'] } }, ['state']),
+        responses: ok('The state as applied', object({ state: string, action: string, params: anyObject }, ['state', 'action'])),
+      },
       resolve: async (request) => jsonResponse(applyProviderState(simulator, await readJson(request), mapped), 200),
     },
   ]

@@ -3,6 +3,7 @@ import { pactApiKeyPlaceholder } from '../../core/contract/pact-interaction.ts'
 import { describeProviderStates, type MappedStates } from '../../core/simulator/provider-states.ts'
 import { mappedParamNames } from '../../core/simulator/mapped-provider-states.ts'
 import type { ControlRoute } from './control-route.ts'
+import { anyObject, arrayOf, object, ok, string } from './control-doc.ts'
 
 /**
  * `GET /__sim/provider-states`: the provider states `POST /__sim/provider-states` (in `pact-routes.ts`) takes, each
@@ -27,6 +28,22 @@ export function providerStateRoutes(mapped?: MappedStates): ControlRoute[] {
       method: 'GET',
       path: '/provider-states',
       name: 'providerStates',
+      doc: {
+        summary: 'The provider states, each with its parameters',
+        responses: ok(
+          'The states',
+          object(
+            {
+              request: anyObject,
+              apiKeyPlaceholder: string,
+              states: arrayOf(object({ name: string, params: arrayOf(anyObject) }, ['name', 'params'])),
+              // The team's own (`--provider-states`), when it maps any.
+              mapped: arrayOf(object({ name: string, description: string, scenario: string, snapshot: string }, ['name'])),
+            },
+            ['request', 'apiKeyPlaceholder', 'states'],
+          ),
+        ),
+      },
       resolve: () =>
         jsonResponse(
           {

@@ -14,9 +14,27 @@ import type { PlainRequest } from '../../core/http/plain-http.ts'
 import type { ControlRoute } from './control-route.ts'
 import { readControlBody } from './control-body.ts'
 import { applySandboxSettings, readSandboxSettings } from './sandbox-settings.ts'
+import type { RequestMetrics } from '../metrics/request-metrics.ts'
+import { arrayOf, boolean, integer, isoTime, object, ok, string } from './control-doc.ts'
 
-/** What the control plane reads of the sandboxes: each one's simulator (the app over it is the sandbox's own). */
-export type SandboxDirectory = SandboxRegistry<{ readonly simulator: SimulatorCore }>
+/** One sandbox as `/__sim/sandboxes` lists and makes it (its times with a shared store, or once listed). */
+const sandboxFields = {
+  name: string,
+  apiPath: string,
+  controlPath: string,
+  pets: integer,
+  requests: integer,
+  scenario: string,
+  createdAt: isoTime,
+  lastUsedAt: isoTime,
+  expiresAt: isoTime,
+}
+const sandboxRequired = ['name', 'apiPath', 'controlPath', 'pets', 'requests', 'scenario']
+const sandboxSchema = object(sandboxFields, sandboxRequired)
+const sandboxMade = object({ ...sandboxFields, created: boolean }, [...sandboxRequired, 'created'])
+
+/** What the control plane reads of the sandboxes: each one's simulator and metrics (the app over it is the sandbox's own). */
+export type SandboxDirectory = SandboxRegistry<{ readonly simulator: SimulatorCore; readonly metrics?: RequestMetrics | undefined }>
 
 /**
  * The sandboxes, on the default world's control plane (each sandbox's own plane is `/sandboxes/<name>/__sim/…`):
@@ -77,6 +95,19 @@ export function sandboxRoutes(
       method: 'GET',
       path: '/sandboxes',
       name: 'sandboxes',
+      doc: {
+        summary: 'Every sandbox with its paths, pets, requests and times, and the totals',
+        responses: ok(
+          'The sandboxes',
+          object({
+            max: integer,
+            idleExpiryMs: integer,
+            names: string,
+            sandboxes: arrayOf(sandboxSchema),
+            total: object({ sandboxes: integer, pets: integer, requests: integer }),
+          }),
+        ),
+      },
       resolve() {
         if (fleet !== undefined) return fleet.list().then((entries) => listing(entries.sort(byCreation).map(fleetEntry)))
         return listing(
@@ -93,6 +124,12 @@ export function sandboxRoutes(
       method: 'PUT',
       path: '/sandboxes/{id}',
       name: 'createSandbox',
+      doc: {
+        summary: 'Makes the sandbox {id} from the configured scenario and keys, or those the body names (either or both)',
+        description: 'An existing sandbox is put into the settings the body names and reset into them; no body leaves it as it is.',
+        body: object({ scenario: string, keys: { type: 'object', additionalProperties: string } }, []),
+        responses: { '201': { description: 'Made', schema: sandboxMade }, '200': { description: 'It exists', schema: sandboxMade } },
+      },
       async resolve(request) {
         const name = checkSandboxName(sentName(request))
         const settings = readSandboxSettings(await readControlBody(request), fleet !== undefined)
@@ -125,6 +162,7 @@ export function sandboxRoutes(
       method: 'DELETE',
       path: '/sandboxes/{id}',
       name: 'deleteSandbox',
+      doc: { summary: 'Forgets the sandbox {id} and its state', responses: { '204': { description: 'Forgotten' } } },
       async resolve(request) {
         const name = checkSandboxName(sentName(request))
         const here = sandboxes.delete(name)
@@ -141,6 +179,11 @@ export function sandboxRoutes(
         method,
         path: '/sandboxes/',
         name: 'emptySandboxName',
+        doc: {
+          summary: 'The empty sandbox name, refused as every bad name is (400 sandbox_name_invalid)',
+          responses: {},
+          partOf: '/sandboxes/{id}',
+        },
         resolve(request) {
           throw invalidSandboxName(sentName(request))
         },

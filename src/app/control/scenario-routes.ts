@@ -3,6 +3,7 @@ import { jsonResponse } from '../../core/http/plain-http.ts'
 import type { SimulatorCore } from '../../core/simulator/simulator-core.ts'
 import { readJson } from './control-body.ts'
 import type { ControlRoute } from './control-route.ts'
+import { arrayOf, integer, object, ok, string } from './control-doc.ts'
 
 /**
  * The scenarios:
@@ -14,11 +15,25 @@ import type { ControlRoute } from './control-route.ts'
 export function scenarioRoutes(simulator: SimulatorCore): ControlRoute[] {
   const scenarioState = () => ({ active: simulator.scenario, available: simulator.scenarios() })
   return [
-    { method: 'GET', path: '/scenario', name: 'scenario', resolve: () => jsonResponse(scenarioState(), 200) },
+    {
+      method: 'GET',
+      path: '/scenario',
+      name: 'scenario',
+      doc: {
+        summary: 'The active scenario and those available',
+        responses: ok('The scenarios', object({ active: string, available: arrayOf(object({ name: string, description: string })) })),
+      },
+      resolve: () => jsonResponse(scenarioState(), 200),
+    },
     {
       method: 'POST',
       path: '/scenario',
       name: 'useScenario',
+      doc: {
+        summary: 'A reset into a scenario',
+        body: object({ name: string }),
+        responses: ok('The scenario in force', object({ active: string, pets: integer })),
+      },
       async resolve(request) {
         const body = await readJson(request)
         const name = typeof body === 'object' && body !== null ? (body as { name?: unknown }).name : undefined

@@ -1,10 +1,25 @@
 import { ApiError } from '../../core/http/api-error.ts'
 import { jsonResponse, type PlainResponse } from '../../core/http/plain-http.ts'
 import type { SimulatorCore } from '../../core/simulator/simulator-core.ts'
-import type { SnapshotReader } from '../../core/state/state-snapshot.ts'
+import { snapshotFormat, type SnapshotReader } from '../../core/state/state-snapshot.ts'
 import { streamedJson, type StreamLifetime } from '../json-stream.ts'
 import { readJson } from './control-body.ts'
 import type { ControlRoute } from './control-route.ts'
+import { anyObject, arrayOf, integer, isoTime, object, ok, string } from './control-doc.ts'
+
+/** A snapshot as written and restored (`StateSnapshot`, docs/state-and-scenarios.md). */
+const snapshotSchema = object(
+  {
+    format: { const: snapshotFormat },
+    takenAt: isoTime,
+    scenario: string,
+    catalogue: object({ nextId: integer, pets: arrayOf(anyObject) }),
+    clock: anyObject,
+    rateLimits: arrayOf(anyObject),
+    faults: object({ nextId: integer, rules: arrayOf(anyObject) }),
+  },
+  ['format', 'scenario', 'catalogue', 'clock', 'rateLimits', 'faults'],
+)
 
 /**
  * The control endpoints of the simulator's snapshot:
@@ -23,6 +38,10 @@ export function snapshotRoutes(simulator: SimulatorCore): ControlRoute[] {
       method: 'GET',
       path: '/snapshot',
       name: 'snapshot',
+      doc: {
+        summary: 'The whole state as versioned JSON (docs/state-and-scenarios.md), streamed',
+        responses: ok('The snapshot', snapshotSchema),
+      },
       resolve(request) {
         // A HEAD's body is never sent (Node drops what is written): no snapshot is taken for it.
         if (request.method === 'HEAD') return streamedJson(() => undefined)
@@ -38,6 +57,11 @@ export function snapshotRoutes(simulator: SimulatorCore): ControlRoute[] {
       method: 'PUT',
       path: '/snapshot',
       name: 'restoreSnapshot',
+      doc: {
+        summary: 'Restores a snapshot; the state is untouched when it is refused',
+        body: snapshotSchema,
+        responses: ok('Restored', object({ status: { const: 'restored' }, scenario: string, pets: integer })),
+      },
       async resolve(request) {
         const body = await readJson(request)
         try {

@@ -29,6 +29,11 @@ export interface SimulatorEvents {
   subscribe(listener: SimulatorEventListener): () => void
   /** How many listeners there are. */
   readonly size: number
+  /**
+   * @internal Sets the one meter of this simulator (the app's metrics, `GET /__sim/metrics`): called with every recorded
+   * request before the listeners, with the entry itself (no event object), and not counted in {@link size}.
+   */
+  meter(record: ((entry: RecordedRequest) => void) | undefined): void
 }
 
 /** The publishing side, for the simulator's own parts. */
@@ -41,6 +46,7 @@ export interface SimulatorEventHub extends SimulatorEvents {
 
 export function createSimulatorEvents(): SimulatorEventHub {
   const listeners = new Set<SimulatorEventListener>()
+  let meter: ((entry: RecordedRequest) => void) | undefined
   const publish = (event: SimulatorEvent) => {
     for (const listener of listeners) {
       try {
@@ -64,7 +70,17 @@ export function createSimulatorEvents(): SimulatorEventHub {
     get size() {
       return listeners.size
     },
+    meter(record) {
+      meter = record
+    },
     request(entry) {
+      if (meter !== undefined) {
+        try {
+          meter(entry)
+        } catch {
+          // As a listener's: a failing meter must not fail the request.
+        }
+      }
       // The journal calls this for every request: nothing more than this check when no one listens.
       if (listeners.size === 0) return
       publish({ type: 'request', entry })

@@ -121,6 +121,14 @@ export interface SharedWorldLink extends SharedWorld {
   release(): void
   /** The default world's: the fleet's sandboxes, as `GET|PUT|DELETE /__sim/sandboxes…` list, make and delete them. */
   readonly sandboxes?: SharedSandboxes | undefined
+  /** The calls this instance made to the store (every world's, one connection), for `GET /__sim/metrics`. */
+  readonly calls?: SharedStoreCalls | undefined
+}
+
+/** @internal The store's calls as an instance made them: each round trip's seconds, bucketed, and the calls that failed. */
+export interface SharedStoreCalls {
+  readonly roundTrips: { readonly bounds: readonly number[]; readonly counts: ArrayLike<number>; readonly sum: number }
+  readonly errors: number
 }
 
 /** @internal Makes the link of each world; see {@link SimulatorOptions.shared}. */

@@ -4,6 +4,9 @@ import { ApiError } from '../../core/http/api-error.ts'
 import type { StoreAddress } from '../store-url.ts'
 import type { StoreEvent } from './store-types.ts'
 import { storeCorrupt } from './store-values.ts'
+import type { SharedStoreCalls } from '../../core/simulator/simulator-options.ts'
+import { createHistogram } from '../../app/metrics/histogram.ts'
+import { durationBuckets } from '../../app/metrics/metric-families.ts'
 
 /** The data format this version reads and writes (`<ns>:format`). */
 export const storeFormat = '1'
@@ -31,6 +34,8 @@ export interface StoreConnection {
   /** Any other command, the same way. */
   call(command: string, ...args: (string | number)[]): Promise<unknown>
   health(): { readonly ready: boolean; readonly cause?: string | undefined }
+  /** Every call's round trip and the failed ones, as `GET /__sim/metrics` serves them. */
+  readonly calls: SharedStoreCalls
   /** The 503 `store_corrupt` of a value read at `key` that this version did not write. */
   corrupt(key: string, problem: string): ApiError
   /**
@@ -140,17 +145,35 @@ export function createStoreConnection(
     if (/^WRONGTYPE/.test(message) || /^ERR .*script/i.test(message)) return corrupt(key, message.split('\n')[0]!)
     return failed(error)
   }
+  // Timed here, where every command of the instance passes (the ping included): the metrics' round trips and errors.
+  const roundTrips = createHistogram(durationBuckets)
+  let errors = 0
+  const timed = <T>(sent: Promise<T>): Promise<T> => {
+    const started = performance.now()
+    return sent.then(
+      (value) => {
+        roundTrips.observe((performance.now() - started) / 1000)
+        return value
+      },
+      (error: unknown) => {
+        roundTrips.observe((performance.now() - started) / 1000)
+        errors++
+        return Promise.reject(error)
+      },
+    )
+  }
   const call = (command: string, ...args: (string | number)[]) =>
-    client.call(command, ...args).then(ok, (error) => Promise.reject(refused(error, String(args[0] ?? command))))
+    timed(client.call(command, ...args)).then(ok, (error) => Promise.reject(refused(error, String(args[0] ?? command))))
   const run = (script: StoreScript, keys: readonly string[], args: readonly (string | number)[]) =>
-    client
-      .evalsha(script.sha, keys.length, ...keys, ...args)
-      .catch((error: unknown) =>
-        error instanceof Error && error.message.startsWith('NOSCRIPT')
-          ? client.eval(script.source, keys.length, ...keys, ...args)
-          : Promise.reject(error),
-      )
-      .then(ok, (error) => Promise.reject(refused(error, String(args[0] ?? keys[0] ?? 'a script'))))
+    timed(
+      client
+        .evalsha(script.sha, keys.length, ...keys, ...args)
+        .catch((error: unknown) =>
+          error instanceof Error && error.message.startsWith('NOSCRIPT')
+            ? client.eval(script.source, keys.length, ...keys, ...args)
+            : Promise.reject(error),
+        ),
+    ).then(ok, (error) => Promise.reject(refused(error, String(args[0] ?? keys[0] ?? 'a script'))))
   const corruptWorlds = new Map<string, { cause: string; recheck: () => Promise<unknown>; checking: boolean }>()
   // A paused store holds its connection open and answers nothing: only a command finds out, so one is sent each second.
   const pinger = setInterval(() => void call('PING').catch(() => {}), 1000)
@@ -162,6 +185,12 @@ export function createStoreConnection(
     timeoutMs,
     run,
     call,
+    calls: {
+      roundTrips,
+      get errors() {
+        return errors
+      },
+    },
     unavailable: (why) => unavailable(`${why} (${timeoutMs} ms)`),
     health() {
       if (client.status !== 'ready' || cause !== undefined) {

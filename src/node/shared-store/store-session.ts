@@ -63,6 +63,7 @@ export async function openSharedStore(options: StoreOptions, address: StoreAddre
         const link = {
           ...made,
           release,
+          calls: connection.calls,
           ...(sandboxPath === '' ? { sandboxes: fleetSandboxes(connection, () => sandboxLimits.idleMs, links) } : {}),
         }
         links.set(world, link)
