@@ -133,7 +133,7 @@ export interface RequestJournalOptions {
   /** The most bytes kept of each body; the rest is cut, marked `truncated`. Default 64 KiB. */
   bodyCapBytes?: number
   /** Called with every recorded request (the simulator's events); keep it cheap, it runs in the request's turn. */
-  onRecord?: (entry: RecordedRequest) => void
+  onRecord?: (entry: RecordedRequest, input: RecordInput) => void
   /** Counts every answer for contract coverage. */
   coverage?: CoverageTally
   /** The wall clock of `wallAt`. Default: the system's. */
@@ -217,7 +217,7 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
       const exchange = capacity > 0 && maxBytes > 0 ? captureExchange(input.exchange, bodyCap) : undefined
       const entry: RecordedRequest = new JournalRecord(input, hold ? sequence : (given ?? 0), wallClock.now(), exchange)
       if (entry.refused !== true) coverage?.count(entry.operation, entry.status, answerKind(entry))
-      if (onRecord !== undefined) onRecord(entry)
+      if (onRecord !== undefined) onRecord(entry, input)
       if (!hold) return entry
       byClass[Math.min(5, Math.floor(entry.status / 100))]!++
       if (exchange !== undefined) {

@@ -82,9 +82,9 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
       capacity: options.journalSize ?? defaults.journalSize,
       maxBytes: options.journalMaxBytes ?? defaults.journalMaxBytes,
       bodyCapBytes: options.journalBodyCapBytes ?? defaults.journalBodyCapBytes,
-      onRecord(recorded) {
+      onRecord(recorded, input) {
         // A refusal before the API ran is no interaction of the API's.
-        if (recorded.refused !== true) pact.observe(recorded)
+        if (recorded.refused !== true) pact.observe(recorded, input.requestJson)
         events.request(recorded)
       },
       coverage,
