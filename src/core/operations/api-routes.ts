@@ -218,7 +218,7 @@ function getPetHeaders(state: OperationContext): Readonly<Record<string, string>
 }
 
 /**
- * createPet past `maxPets`: every created pet is kept until a reset (some 110 bytes each), so a client in a loop,
+ * createPet past `maxPets`: every created pet is kept until a reset (some 60 bytes each), so a client in a loop,
  * or a page on another site, could grow the process without bound. 507 Insufficient Storage (RFC 4918, 11.5) says
  * what happened; it is in the OpenAPI document as petstore-sim's own (no status of the spec's fits).
  */
