@@ -41,13 +41,13 @@ export interface PetStore {
    * The pets as they stand now, ascending by id, a slice at a time: each call
    * of the function returned gives the next `count` ([] after the last).
    * Creating, resetting or loading afterwards changes nothing it gives. It
-   * holds the base and the created pets' arrays (neither changed: creates
-   * append past the count it took, resets and loads start new arrays), and
+   * holds the base and the created pets' columns (neither changed: creates
+   * append past the count it took, resets and loads start new columns), and
    * makes pets only as it reads them (`all()` makes every one: 100,000 pets
    * are some 10 MiB of objects).
    */
   reader(): (count: number) => readonly Pet[]
-  /** @internal Puts the store back to its initial pets (the simulator's `reset()`); ids start again after the highest of them. Costs O(1): new, empty arrays. */
+  /** @internal Puts the store back to its initial pets (the simulator's `reset()`); ids start again after the highest of them. Costs O(1): new, empty columns. */
   reset(): void
   readonly size: number
   /** The id the next created pet gets. */
@@ -77,9 +77,9 @@ export interface PetStoreOptions {
 /**
  * What the store holds is a base (the initial pets, or a restored
  * snapshot's) followed by the pets created since, whose ids run on from the
- * base's with no gaps. The base never changes; created pets are frozen objects
- * (created-pets.ts) in one array and one per status, so a page is the
- * base's page topped up from them (O(limit)), and reset starts new arrays
+ * base's with no gaps. The base never changes; created pets are columns
+ * (created-pets.ts) with a list of indexes per status, so a page is the
+ * base's page topped up from them (O(limit)), and reset starts new columns
  * and goes back to the initial base (O(1), even after a restore).
  */
 export function createPetStore(options: PetStoreOptions): PetStore {
@@ -92,7 +92,7 @@ export function createPetStore(options: PetStoreOptions): PetStore {
   const useBase = (contents: Base) => {
     revision++
     base = contents
-    // New arrays, not the old ones emptied: a reader taken before may still be reading those.
+    // New columns, not the old ones emptied: a reader taken before may still be reading those.
     created = createCreatedPets(contents.firstCreatedId)
   }
   const nextId = () => created.firstId + created.count
@@ -135,7 +135,7 @@ export function createPetStore(options: PetStoreOptions): PetStore {
     reader() {
       const from = base
       const createdThen = created
-      // Creates append past this count; a reset or load starts new arrays and leaves these as they are.
+      // Creates append past this count; a reset or load starts new columns and leaves these as they are.
       const createdCount = created.count
       let index = 0
       return (count) => {

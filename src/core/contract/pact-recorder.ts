@@ -11,8 +11,11 @@ import { pactExample } from './pact-example.ts'
 
 /** The pact interactions recorded so far, one per shape, kept across resets, scenario switches and journal clears. */
 export interface PactRecorder {
-  /** Called with every journaled request, in its turn: a few string operations, the entry's view only for a new shape. */
-  observe(recorded: RecordedRequest): void
+  /**
+   * Called with every journaled request, in its turn: a few string operations, the entry's view only for a new shape.
+   * `requestJson` is the body as the operation parsed it, when it did (the body is then not parsed again).
+   */
+  observe(recorded: RecordedRequest, requestJson?: object): void
   /**
    * The first request of each shape, in the order the shapes were first seen; a journal filter tests that first
    * request (`operation`, `method` and `status` are the shape's own; `path`, `key`, `since`… its example's).
@@ -62,10 +65,14 @@ export function createPactRecorder(options: PactRecorderOptions): PactRecorder {
     // Bounded too: a hostile client's query names are unbounded, and the count is what the error reports.
     if (overflow.size < maxInteractions) overflow.add(shapeHash(shape))
   }
+  /** The shape seen last: nearly every request repeats it, and then the tree of shapes is not walked. */
+  let last: Shape | undefined
   return {
-    observe(recorded) {
-      const shape = pactShape(recorded)
-      if (shape === undefined || has(shapes, shape)) return
+    observe(recorded, requestJson) {
+      const shape = pactShape(recorded, requestJson)
+      if (shape === undefined || (last !== undefined && sameShape(last, shape))) return
+      last = shape
+      if (has(shapes, shape)) return
       if (kept.length >= maxInteractions) return refuse(shape)
       // Only what the pact reads is kept (pact-example.ts): the view itself is dropped once cut down.
       const example = pactExample(options.view(recorded))
@@ -87,6 +94,7 @@ export function createPactRecorder(options: PactRecorderOptions): PactRecorder {
     clear() {
       const count = kept.length
       shapes = new Map()
+      last = undefined
       kept = []
       bytes = 0
       overflow = new Set()
@@ -178,7 +186,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true })
  * what decides the provider state (the 429's plan, an empty list). Undefined for what no pact holds: forced answers,
  * fault rules' answers, 5xx and dropped connections, requests that matched no operation, a journal that kept nothing.
  */
-function pactShape(recorded: RecordedRequest): Shape | undefined {
+function pactShape(recorded: RecordedRequest, requestJson: object | undefined): Shape | undefined {
   const { status, operation, exchange } = recorded
   if (exchange === undefined || recorded.forced === true || recorded.fault !== undefined || status === 0 || status >= 500) return undefined
   if (unmatchedOperations.has(operation)) return undefined
@@ -190,7 +198,11 @@ function pactShape(recorded: RecordedRequest): Shape | undefined {
   if (auth === 'none')
     for (let index = 0; index < raw.length; index += 2) if (raw[index]!.toLowerCase() === 'authorization') auth = 'invalid'
   const body =
-    exchange.requestBody === undefined || exchange.requestBodySize === 0 ? '' : bodyShape(exchange.requestBody, exchange.requestBodySize)
+    requestJson !== undefined
+      ? fieldsShape(requestJson)
+      : exchange.requestBody === undefined || exchange.requestBodySize === 0
+        ? ''
+        : bodyShape(exchange.requestBody, exchange.requestBodySize)
   const state =
     status === 429
       ? recorded.plan
@@ -242,13 +254,44 @@ function bodyShape(bytes: Uint8Array, sentSize: number): string {
     return 'unreadable'
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return 'unreadable'
-  const fields = parsed as Record<string, unknown>
-  let shape = ''
+  return fieldsShape(parsed)
+}
+
+const jsonTypes = ['null', 'integer', 'number', 'string', 'boolean', 'object'] as const
+type JsonType = (typeof jsonTypes)[number]
+const base = jsonTypes.length + 1
+
+/**
+ * Every shape of fields, by a code of the fields' types (a digit a field, 0 when absent), built once at load: a
+ * request's shape is then looked up, not built as a string (issue 47). `name:string,categoryId:integer` and so on.
+ */
+const fieldShapes: readonly string[] = Object.freeze(
+  Array.from({ length: base ** newPetFields.length }, (_, code) => {
+    const parts: string[] = []
+    for (let index = newPetFields.length - 1, rest = code; index >= 0; index--, rest = Math.floor(rest / base)) {
+      const digit = rest % base
+      if (digit !== 0) parts.unshift(`${newPetFields[index]}:${jsonTypes[digit - 1]}`)
+    }
+    return parts.join(',')
+  }),
+)
+
+/** The NewPet fields an object holds, with their JSON types (`name:string,categoryId:integer`). */
+function fieldsShape(object: object): string {
+  const fields = object as Record<string, unknown>
+  let code = 0
   for (const field of newPetFields) {
+    code *= base
     if (!Object.hasOwn(fields, field)) continue
     const value = fields[field]
     const type = value === null ? 'null' : Number.isInteger(value) ? 'integer' : typeof value
-    shape = shape === '' ? `${field}:${type}` : `${shape},${field}:${type}`
+    code += jsonTypes.indexOf(type as JsonType) + 1
   }
-  return shape
+  return fieldShapes[code]!
+}
+
+/** Whether two shapes are the same, part by part. */
+function sameShape(one: Shape, other: Shape): boolean {
+  for (let index = 0; index < one.length; index++) if (one[index] !== other[index]) return false
+  return one.length === other.length
 }

@@ -112,7 +112,40 @@ export function captureExchange(parts: ExchangeParts, cap: number): CapturedExch
   }
   const sent = parts.responseHeaders
   const responseHeaders = Object.isFrozen(sent) ? sent : Object.freeze({ ...sent })
-  return Object.freeze({ rawHeaders, requestBody, requestBodySize, responseHeaders, responseBody, responseBodySize, bytes })
+  return new Captured(rawHeaders, requestBody, requestBodySize, responseHeaders, responseBody, responseBodySize, bytes)
+}
+
+/**
+ * A {@link CapturedExchange}, frozen. A class, not an object literal, for the reason the journal's entry is one
+ * (journal-record.ts): V8 pretenured the literal, and each dead exchange kept the request's bytes promoted.
+ */
+class Captured implements CapturedExchange {
+  readonly rawHeaders: readonly string[] | undefined
+  readonly requestBody: Uint8Array | undefined
+  readonly requestBodySize: number
+  readonly responseHeaders: Readonly<Record<string, string>>
+  readonly responseBody: string | Uint8Array | undefined
+  readonly responseBodySize: number
+  readonly bytes: number
+
+  constructor(
+    rawHeaders: readonly string[] | undefined,
+    requestBody: Uint8Array | undefined,
+    requestBodySize: number,
+    responseHeaders: Readonly<Record<string, string>>,
+    responseBody: string | Uint8Array | undefined,
+    responseBodySize: number,
+    bytes: number,
+  ) {
+    this.rawHeaders = rawHeaders
+    this.requestBody = requestBody
+    this.requestBodySize = requestBodySize
+    this.responseHeaders = responseHeaders
+    this.responseBody = responseBody
+    this.responseBodySize = responseBodySize
+    this.bytes = bytes
+    Object.freeze(this)
+  }
 }
 
 /** The request as the journal shows it. */

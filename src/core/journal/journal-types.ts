@@ -72,4 +72,6 @@ export interface RecordedRequest {
 /** What the pipeline records: a request's facts and references to its exchange. */
 export interface RecordInput extends Omit<RecordedRequest, 'sequence' | 'wallMs' | 'exchange'> {
   readonly exchange: ExchangeParts
+  /** @internal The body as the operation parsed it, handed to the journal's `onRecord` (the pact's shape), never kept. */
+  readonly requestJson?: object | undefined
 }

@@ -3,6 +3,7 @@ import { defaults } from '../defaults.ts'
 import type { AnswerKind, CoverageTally } from './contract-coverage.ts'
 import { utf8Length } from '../http/json-text.ts'
 import { captureExchange } from './journal-exchange.ts'
+import { JournalRecord } from './journal-record.ts'
 import { compileFilter, matches, type CompiledFilter, type FilterableEntry, type JournalFilter } from './journal-filter.ts'
 import type { Har } from './journal-har.ts'
 import { toHar } from './har-module.ts'
@@ -132,7 +133,7 @@ export interface RequestJournalOptions {
   /** The most bytes kept of each body; the rest is cut, marked `truncated`. Default 64 KiB. */
   bodyCapBytes?: number
   /** Called with every recorded request (the simulator's events); keep it cheap, it runs in the request's turn. */
-  onRecord?: (entry: RecordedRequest) => void
+  onRecord?: (entry: RecordedRequest, input: RecordInput) => void
   /** Counts every answer for contract coverage. */
   coverage?: CoverageTally
   /** The wall clock of `wallAt`. Default: the system's. */
@@ -214,24 +215,9 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
     record(input, given, hold = true) {
       if (hold) sequence = given ?? sequence + 1
       const exchange = capacity > 0 && maxBytes > 0 ? captureExchange(input.exchange, bodyCap) : undefined
-      const entry: RecordedRequest = Object.freeze({
-        sequence: hold ? sequence : (given ?? 0),
-        atMs: input.atMs,
-        wallMs: wallClock.now(),
-        method: input.method,
-        path: input.path,
-        status: input.status,
-        operation: input.operation,
-        caller: input.caller,
-        plan: input.plan,
-        durationMs: input.durationMs,
-        forced: input.forced,
-        fault: input.fault,
-        refused: input.refused,
-        exchange,
-      })
+      const entry: RecordedRequest = new JournalRecord(input, hold ? sequence : (given ?? 0), wallClock.now(), exchange)
       if (entry.refused !== true) coverage?.count(entry.operation, entry.status, answerKind(entry))
-      if (onRecord !== undefined) onRecord(entry)
+      if (onRecord !== undefined) onRecord(entry, input)
       if (!hold) return entry
       byClass[Math.min(5, Math.floor(entry.status / 100))]!++
       if (exchange !== undefined) {

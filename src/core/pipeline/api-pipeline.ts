@@ -151,6 +151,7 @@ export function createApiPipeline(state: OperationContext, options: PipelineOpti
       fault: fault?.ruleId,
       // References to what nothing changes: the request's header list and body, the frozen headers, the body text.
       exchange: { rawHeaders: request.headerList?.(), requestBody: exchange.body?.bytes, responseHeaders: headers, responseBody: body },
+      requestJson: result.requestJson,
     }
     const { shared } = state
     if (shared === undefined) return { ...response, journalEntry: state.journal.record(input), transportFault }

@@ -85,10 +85,10 @@ export function createSimulatorCore(options: SimulatorOptions = {}): SimulatorCo
       capacity: options.journalSize ?? defaults.journalSize,
       maxBytes: options.journalMaxBytes ?? defaults.journalMaxBytes,
       bodyCapBytes: options.journalBodyCapBytes ?? defaults.journalBodyCapBytes,
-      onRecord(recorded) {
+      onRecord(recorded, input) {
         // A refusal before the API ran is no interaction of the API's, nor a client's use of it.
         if (recorded.refused !== true) {
-          pact.observe(recorded)
+          pact.observe(recorded, input.requestJson)
           grader!.observe(recorded)
         }
         events.request(recorded)
