@@ -54,7 +54,11 @@ export function clientRoutes(simulator: SimulatorCore): ControlRoute[] {
           ...journalFilterQuery,
         ],
         responses: {
-          '200': { description: 'The report, as JSON (or JUnit XML with format=junit)', schema: reportSchema },
+          '200': {
+            description: 'The report, as JSON, or as JUnit XML with format=junit',
+            schema: reportSchema,
+            alternatives: { 'application/xml': string },
+          },
         },
       },
       resolve: (request) => clientReportResponse(simulator, request),

@@ -12,6 +12,8 @@ export interface ControlAnswerDoc {
   readonly schema?: JsonSchema | undefined
   /** Default `application/json`. */
   readonly contentType?: string | undefined
+  /** Other content types the same answer may come in, by content type (`GET /__sim/clients`: JUnit XML too). */
+  readonly alternatives?: Readonly<Record<string, JsonSchema>> | undefined
 }
 
 export interface ControlQueryDoc {

@@ -33,7 +33,12 @@ export function controlDocument(routes: readonly ControlRoute[]): Record<string,
         description: answer.description,
         ...(answer.schema === undefined && answer.contentType === undefined
           ? {}
-          : { content: { [answer.contentType ?? 'application/json']: { schema: answer.schema ?? {} } } }),
+          : {
+              content: {
+                [answer.contentType ?? 'application/json']: { schema: answer.schema ?? {} },
+                ...Object.fromEntries(Object.entries(answer.alternatives ?? {}).map(([type, schema]) => [type, { schema }])),
+              },
+            }),
       }
     }
     responses['4XX'] = errorAnswer(
