@@ -10,8 +10,9 @@ import { promisify } from 'node:util'
 import { Service } from 'kubernetes-models/v1'
 import { Deployment } from 'kubernetes-models/apps/v1'
 import { afterAll, describe, expect, it } from 'vitest'
-import { parseAllDocuments } from 'yaml'
+import { parse, parseAllDocuments } from 'yaml'
 import { createProgram } from '../../src/cli/cli-options.ts'
+import { fencedBlocks } from '../support/docs-blocks.ts'
 
 interface EnvVar {
   name: string
@@ -160,4 +161,27 @@ describe('the validator', () => {
     expect(() => validate(misspelt[0]!)).not.toThrow()
     expect(await unknownFields(misspelt)).toMatch(/'"?readinesProbe"?' does not exist in type 'IContainer'/)
   }, 60_000)
+})
+
+describe("docs/ci.md's scrape of the replicas", () => {
+  it('scrapes the metrics route of every pod behind the Service the manifests name, with the admin token', () => {
+    const [scrape] = fencedBlocks(new URL('../../docs/ci.md', import.meta.url), '## Kubernetes', 'yaml')
+    const config = parse(scrape!) as {
+      scrape_configs: {
+        metrics_path: string
+        authorization: { type: string; credentials_file: string }
+        kubernetes_sd_configs: { role: string }[]
+        relabel_configs: { source_labels: string[]; regex: string; action: string }[]
+      }[]
+    }
+    const [job] = config.scrape_configs
+    expect(job!.metrics_path).toBe('/__sim/metrics')
+    expect(job!.authorization.type).toBe('Bearer')
+    // Every pod (endpoints), not the Service's one answer: the metrics are each instance's own.
+    expect(job!.kubernetes_sd_configs).toEqual([{ role: 'endpoints' }])
+    const services = manifests('petstore-sim-replicas.yaml').filter((manifest) => manifest.kind === 'Service')
+    const kept = job!.relabel_configs.find((rule) => rule.action === 'keep')!
+    expect(kept.source_labels).toEqual(['__meta_kubernetes_service_name'])
+    expect(services.map((service) => service.metadata.name)).toContain(kept.regex)
+  })
 })
