@@ -86,8 +86,14 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
     restarts.clear()
     for (const { worker } of live()) {
       const message: StopMessage = { petstoreSim: 'stop', signal, now }
-      if (worker!.isConnected()) worker!.send(message)
-      else worker!.process.kill('SIGKILL')
+      // A worker whose channel closes meanwhile (it is exiting: its own start failed too) fails the send with EPIPE,
+      // which without a callback is an 'error' event on the Worker, and unhandled it ended the primary with a stack
+      // trace instead of the fleet's one line. Its exit is handled as any exit; a kill makes sure it comes.
+      if (worker!.isConnected()) {
+        worker!.send(message, undefined, undefined, (error) => {
+          if (error !== null) worker!.process.kill('SIGKILL')
+        })
+      } else worker!.process.kill('SIGKILL')
     }
     finishIfDone()
   }
