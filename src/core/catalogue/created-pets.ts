@@ -11,10 +11,9 @@ import { petStatuses, type Pet, type PetStatus } from '../model/pet-types.ts'
  * as objects when read, except the first `keptPets`, kept as created, so a
  * page (pages start at the lowest id) gives the same frozen objects each time
  * and their JSON text stays cached (`JsonCache` is keyed by identity).
- * Dropped in issue 38 for frozen objects, back in issue 47 by its A/B: 200,000
- * pets held 108 bytes of heap a pet as objects, 48 as columns (2 of heap, 46
- * of buffers, doubling slack included), 0.22-0.24 against 0.32-0.34 µs an add,
- * and no difference in the server's CPU per createPet or listPets.
+ * Dropped in issue 38 for frozen objects, back in issue 47 by its A/B (less
+ * than half the memory a pet, a cheaper add, the same server CPU: the figures
+ * are in test/bench/HISTORY.md).
  *
  * Columns only grow: a reset or a load starts new ones, so whoever holds these
  * (a store's reader) reads them, up to the count it took, unchanged.

@@ -4,8 +4,8 @@ import { pactRequestBody } from './pact-bodies.ts'
 import { jsonOf } from './pact-interaction.ts'
 
 // What the recorder keeps of the first request of a shape (issue 45, Medium 6): the journal's whole view held bodies
-// up to the journal's 64 KiB cap and every header, 500 shapes a world, across resets; 50 sandboxes × 500 createPet
-// shapes took RSS to 2.8 GiB. A pact needs far less (pact-interaction.ts, pact-bodies.ts): the request's NewPet
+// up to the journal's body cap and every header, for every shape of every world, across resets (the memory it took
+// is in test/bench/HISTORY.md). A pact needs far less (pact-interaction.ts, pact-bodies.ts): the request's NewPet
 // fields, whether a key was sent and its content type, and of the answer the few headers and fields a pact shows.
 
 /** The answer's headers a pact shows (pact-matching-rules.ts), lower case as the journal names them. */
