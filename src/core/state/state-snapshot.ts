@@ -150,7 +150,7 @@ const plainName = /^[^\u0000-\u001f\u007f-\u009f]{1,255}$/
  * zod takes about 10 µs a pet, 10 s for a million; anything else goes to the
  * schema, which accepts or names the problem.
  */
-function isPlainPet(value: unknown): value is Pet {
+export function isPlainPet(value: unknown): value is Pet {
   if (typeof value !== 'object' || value === null) return false
   const pet = value as Record<string, unknown>
   let fields = 0

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { canonicalHostName, createHostPolicy, hostName, isLoopbackHostName } from '../../../src/core/access/host-policy.ts'
+import {
+  canonicalHostName,
+  createHostPolicy,
+  hostName,
+  hostNotAllowed,
+  isLoopbackBindAddress,
+  isLoopbackHostName,
+} from '../../../src/core/access/host-policy.ts'
 import { foreignHosts, loopbackHosts } from '../../support/host-spellings.ts'
 
 // The Host check against DNS rebinding (docs/cli.md, "Browsers"): loopback names in every spelling a client sends, the
@@ -74,5 +81,50 @@ describe('the spellings, one step at a time', () => {
     for (const host of ['localhost.example', 'xlocalhost', '128.0.0.1', '[::2]', '[::ffff:8000:1]', '[::ffff:7f00:1:2]']) {
       expect(isLoopbackHostName(host), host).toBe(false)
     }
+  })
+})
+
+// `--host` decides whether the Host check applies by default (docs/cli.md, "Browsers"): on a loopback address only.
+describe('isLoopbackBindAddress', () => {
+  it.each(['127.0.0.1', '127.1.2.3', 'localhost', 'LOCALHOST', '::1', '[::1]', '::ffff:127.0.0.1', '[::ffff:127.0.0.9]'])(
+    'takes %s for loopback',
+    (host) => {
+      expect(isLoopbackBindAddress(host)).toBe(true)
+    },
+  )
+
+  it.each([
+    '0.0.0.0',
+    '::',
+    '[::]',
+    '10.0.0.1',
+    '128.0.0.1',
+    '127.0.0',
+    'x127.0.0.1',
+    '127.0.0.1x',
+    '::2',
+    'localhost.example',
+    '::ffff:10.0.0.1',
+  ])('takes %s for an address other hosts reach', (host) => {
+    expect(isLoopbackBindAddress(host)).toBe(false)
+  })
+})
+
+describe('hostNotAllowed', () => {
+  it('is a 403 host_not_allowed naming the Host and the flag that allows its name', () => {
+    const error = hostNotAllowed('evil.example:4010')
+    expect(error.code).toBe('host_not_allowed')
+    expect(error.status).toBe(403)
+    expect(error.message).toBe(
+      'The Host "evil.example:4010" is not one this simulator answers (loopback names only, by default: DNS rebinding): allow it with --allowed-host evil.example, PETSTORE_SIM_ALLOWED_HOST or the allowedHosts option',
+    )
+  })
+
+  it('shows at most 200 characters of a Host that is not a name', () => {
+    const sent = `a/${'x'.repeat(300)}`
+    const { message } = hostNotAllowed(sent)
+    expect(message).toContain(`The Host ${JSON.stringify(sent.slice(0, 200))} is not`)
+    expect(message).toContain(`--allowed-host ${sent.slice(0, 200)},`)
+    expect(message).not.toContain('x'.repeat(199))
   })
 })
