@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createPageTexts } from '../../../src/core/catalogue/page-texts.ts'
 import { createPetStore, type PetQuery } from '../../../src/core/catalogue/pet-store.ts'
@@ -64,5 +65,24 @@ describe('the kept texts, bounded', () => {
     for (let round = 0; round < 2; round++) {
       for (let limit = 1; limit <= 100; limit++) expect(texts.text({ limit }).text).toBe(JSON.stringify(store.list({ limit })))
     }
+  })
+})
+
+describe('the kept texts of listPets pages, on any sequence of queries', () => {
+  it('answer each (limit, status) with its own page, past the pages kept at once', () => {
+    const status = fc.constantFrom(undefined, ...petStatuses)
+    const query = fc
+      .record({ limit: fc.integer({ min: 1, max: 100 }), status })
+      .map(({ limit, status }) => (status === undefined ? { limit } : { limit, status }))
+    fc.assert(
+      fc.property(fc.array(fc.oneof(query, fc.constant('create' as const)), { minLength: 1, maxLength: 120 }), (steps) => {
+        const store = createPetStore({ initialPets: generateCompactPets(7, 150) })
+        const texts = createPageTexts(store, createJsonCache(100))
+        for (const step of steps) {
+          if (step === 'create') store.create({ name: 'Rex', categoryId: 2, status: 'pending' })
+          else expect(texts.text(step).text, JSON.stringify(step)).toBe(JSON.stringify(store.list(step)))
+        }
+      }),
+    )
   })
 })
