@@ -47,9 +47,10 @@ export const defaults = Object.freeze({
     maxInteractions: 500,
     /**
      * The most bytes (estimated, pact-example.ts) the kept interactions hold in one world: 4 MiB. Only what a pact
-     * reads is kept: some 6.6 kB estimated (3.3 kB measured) an interaction of a createPet with a query, so 500 fit;
-     * 500 shapes of 20 kB bodies and 4 kB headers held 12 MB a world before (issue 45: 2.8 GiB for 50 sandboxes of
-     * 64 KiB bodies). Past it a new shape is not kept, and an export fails, saying so, until the pact is cleared.
+     * reads is kept: some 6.6 kB estimated an interaction of a createPet with a query, so 500 fit; before (issue 45)
+     * the whole exchange was kept, and shapes with large bodies and headers held far more in every world (the
+     * figures: test/bench/HISTORY.md, "Figures moved out of source comments"). Past it a new shape is not kept, and an
+     * export fails, saying so, until the pact is cleared.
      */
     maxKeptBytes: 4 * 1024 * 1024,
     /** The most bytes of an exported pact's interactions (UTF-16 units of their JSON): some 8 MB, past it `pact_too_large`. */
@@ -126,8 +127,9 @@ export const defaults = Object.freeze({
   bodyIdleTimeoutMs: 5000,
   /**
    * How often a `--state` file is written when something changed: a crash
-   * loses at most this much. 5 s: a million pets (64 MB) take about a second
-   * to write on the development machine, so writes stay a small share of it.
+   * loses at most this much. 5 s: several times what writing a million pets
+   * (64 MB) took on the development machine (test/bench/HISTORY.md, "Figures
+   * moved out of source comments"), so writes stay a small share of it.
    */
   stateIntervalMs: 5000,
   /**

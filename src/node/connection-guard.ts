@@ -51,9 +51,9 @@ export class ConnectionGuard {
   /**
    * The open connections, whose responses being produced a drain marks `Connection: close`. Connections, not
    * responses, and one `close` listener per connection, not a closure per request: the plain version (a set of
-   * responses, `outgoing.once('close', () => …)` per request) allocated 640-750 bytes a request more and spent
-   * 1.7-3.7 µs more of the server's CPU per request (medians of 4 alternated rounds: GET list 35.3 -> 37.0, POST
-   * 52.7 -> 55.7, getPet 36.0 -> 39.7; issue 38's A/B, test/bench/HISTORY.md). Kept; test/node/connection-guard.test.ts.
+   * responses, `outgoing.once('close', () => …)` per request) allocated more a request and spent more of the
+   * server's CPU on every route. Kept after issue 38's A/B (test/bench/HISTORY.md, "Figures moved out of source
+   * comments"); test/node/connection-guard.test.ts.
    */
   readonly #connections = new Set<ConnectionState>()
   readonly #maxPipelined: number

@@ -25,8 +25,9 @@ export interface EventStreamOptions {
 
 /**
  * Event streams open at once, by default: a dashboard is one stream, and ten
- * open cost the API under 10 % (`npm run bench`); past 32 a client is more
- * likely a leak (tabs reopened in a loop) than a person.
+ * open cost the API little (`npm run bench`; test/bench/HISTORY.md, "Figures
+ * moved out of source comments"); past 32 a client is more likely a leak
+ * (tabs reopened in a loop) than a person.
  */
 export const maxEventStreams = 32
 

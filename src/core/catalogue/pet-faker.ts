@@ -58,8 +58,9 @@ export interface SeededPetFaker {
    * The next number in [0, 1) of faker's own generator (its Mersenne
    * Twister, faker's default), the one every `faker.*` call draws from:
    * `faker.number.int(max)` is `Math.floor(next() * (max + 1))`, without
-   * the option checks it makes on every call (a third of the time of
-   * generating 1,000,000 pets).
+   * the option checks it makes on every call (a large share of the time of
+   * generating a million pets: test/bench/HISTORY.md, "Figures moved out of
+   * source comments").
    */
   readonly next: () => number
 }
@@ -81,8 +82,9 @@ export function createPetFaker(seed: number): SeededPetFaker {
 /**
  * `createPetFaker(seed).next` without the `SimpleFaker` around it: the same
  * numbers (`faker.seed` only seeds its randomizer), for the seeded catalogue,
- * which draws nothing else. Building the `SimpleFaker` was about a sixth of
- * `createSimulator()` in a CPU profile (cold-start.ts, 2026-11-23).
+ * which draws nothing else. Building the `SimpleFaker` showed in a CPU
+ * profile of `createSimulator()` (cold-start.ts, 2026-11-23; the share:
+ * test/bench/HISTORY.md, "Figures moved out of source comments").
  */
 export function createPetRandom(seed: number): () => number {
   const randomizer = generateMersenne53Randomizer()
