@@ -9,16 +9,17 @@ import { ApiError } from '../core/http/api-error.ts'
  * so the client is held back by TCP instead of by memory. Waiting is bounded
  * by the request timeout like any slow request.
  *
- * Why: 200 clients each sending a 1 MiB body (the limit) with a valid key
- * took the CLI from 70 to 491 MiB RSS (`npm run soak -- slow-bodies`), every
- * body in memory at once, most of them twice (chunks, then their concatenation).
+ * Why: many clients each sending a body at the limit with a valid key held
+ * every body in memory at once, most of them twice (chunks, then their
+ * concatenation): `npm run soak -- slow-bodies`, whose RSS is in
+ * test/bench/HISTORY.md, "Figures moved out of source comments".
  *
  * Fair shares. A body past {@link smallBodyBytes} may use the budget only down
  * to its {@link reserveShare}: the rest is kept for small bodies, which take it
  * first. Without it, 34 clients each holding a 1 MiB body minus one byte spent
- * the whole 32 MiB and held legitimate creates (a few hundred bytes) for up to
- * 27 s, until the request timeout ended the hoarders. Large bodies are granted
- * among themselves in arrival order; small ones never wait behind a large one.
+ * the whole 32 MiB and held legitimate creates (a few hundred bytes) until the
+ * request timeout ended the hoarders. Large bodies are granted among
+ * themselves in arrival order; small ones never wait behind a large one.
  *
  * One server, one budget: no module-level state.
  */

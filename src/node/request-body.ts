@@ -108,8 +108,8 @@ function collectBody(
     // Dropped once the body is handed on (issue 45, Low 15): the listeners below stay on the request until it is
     // collected, and every closure of a body shares one context, so the chunks and the promise's settling functions
     // (which reach the body) stayed alive with the request. A request outlives a few scavenges and is promoted, so
-    // its bodies were freed only by a full collection: 120 KB createPets with the journal keeping nothing held RSS
-    // at 367 MiB, 264 MiB with these dropped.
+    // its bodies were freed only by a full collection, and large createPets held RSS high with the journal keeping
+    // nothing (test/bench/HISTORY.md, "Figures moved out of source comments").
     let resolveBody: ((body: Uint8Array) => void) | undefined = resolve
     let rejectBody: ((error: unknown) => void) | undefined = reject
     let first: Buffer | undefined

@@ -162,8 +162,9 @@ export function createEventStreams(simulator: SimulatorCore, options: EventStrea
   /** What a stream opens with, read when the request is answered: a throw is that request's Error response. */
   function opening(): string {
     const state = JSON.stringify(simulator.state())
-    // Summaries, as every later batch sends (the page fetches an exchange when one is opened): 100 whole entries
-    // were up to 13 MB per stream, held for a client that did not read (issue #20).
+    // Summaries, as every later batch sends (the page fetches an exchange when one is opened): whole entries were
+    // megabytes per stream, held for a client that did not read (issue #20; test/bench/HISTORY.md, "Figures moved
+    // out of source comments").
     const requests = JSON.stringify({ requests: simulator.journal.latestSummaries(initialRequests), skipped: 0 })
     return `retry: 1000\n\nevent: state\ndata: ${state}\n\nevent: requests\ndata: ${requests}\n\n`
   }

@@ -1,10 +1,10 @@
 // faker's seeded core, bundled into the package at the exact version pinned in package.json (as zod is), so that a
 // user's own faker, or none, never changes the seeded data. `SimpleFaker` and not `Faker`: `npm run size` measured
-// SimpleFaker at ~22 kB gzipped in a setupWorker page, a `Faker` with a one-entry custom locale at ~34 kB and the
-// English locale at ~154 kB, against a 60 kB budget for the whole package. The main entry is imported because
-// faker exports SimpleFaker from nowhere else; bundlers keep only what is used (no locale), in Node as in browsers.
-// `SimpleFaker` itself comes through `faker-module.ts`, which the Node build loads only when `generatePet` needs it;
-// the seeded catalogue draws from faker's generator alone, imported here.
+// a `Faker`, even with a one-entry custom locale, far heavier than `SimpleFaker` in a setupWorker page, against a
+// 60 kB budget for the whole package (test/bench/HISTORY.md, "Figures moved out of source comments"). The main entry
+// is imported because faker exports SimpleFaker from nowhere else; bundlers keep only what is used (no locale), in
+// Node as in browsers. `SimpleFaker` itself comes through `faker-module.ts`, which the Node build loads only when
+// `generatePet` needs it; the seeded catalogue draws from faker's generator alone, imported here.
 import { generateMersenne53Randomizer, type SimpleFaker } from '@faker-js/faker'
 import { loadFaker } from './faker-module.ts'
 
