@@ -14,7 +14,8 @@ const inProcess = { clientAddress: '127.0.0.1' } as const
  * (openapi-fetch, ky, wretch, axios's fetch adapter) and code that can be
  * handed one. It answers as the server does, with the same journal and
  * limits, in tens of microseconds: msw 3's `setupServer` runs undici's whole
- * client over a mocked socket for each request (0.8–1.1 ms measured).
+ * client over a mocked socket for each request (test/bench/HISTORY.md,
+ * "Figures moved out of source comments").
  *
  * A relative URL is resolved against the simulator's base URL (`pets?limit=2`
  * is `<base>/pets?limit=2`); an absolute one is answered whatever its host,

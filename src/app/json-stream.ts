@@ -19,11 +19,12 @@ const pacing: Pacing = { burstChars: 256 * 1024, maxWaitMs: 50, stallMs: default
 
 /**
  * A JSON answer written a piece at a time, while the client takes it (issue
- * #20: answers built whole and held for clients that did not read took RSS
- * from 100 to 804 MiB). `next` returns the next piece of the text, or
- * undefined after the last; it is called only when the transport has room,
- * so what a slow or absent reader costs is the transport's buffer and one
- * piece. A throw from `next` breaks the answer off (the status is sent).
+ * #20: answers built whole and held for clients that did not read grew RSS
+ * manyfold; test/bench/HISTORY.md, "Figures moved out of source comments").
+ * `next` returns the next piece of the text, or undefined after the last; it
+ * is called only when the transport has room, so what a slow or absent reader
+ * costs is the transport's buffer and one piece. A throw from `next` breaks
+ * the answer off (the status is sent).
  */
 export function streamedJson(
   next: () => string | undefined,

@@ -26,14 +26,15 @@ export const defaults = Object.freeze({
    * default body cap an entry's JSON is at most about 800 KiB (two 64 KiB bodies of control characters, each escaped to
    * six bytes, and 16 KiB of headers), so a page always holds a whole entry; a page is read on loopback in a few ms;
    * and a client that asks and never reads holds at most this (twice: the text and its bytes) until the send timeout.
-   * 40 such clients asking for a 13 MB journal whole took RSS from 100 to 804 MiB (issue #20).
+   * Such clients asking for a large journal whole grew RSS manyfold (issue #20; test/bench/HISTORY.md, "Figures moved
+   * out of source comments").
    */
   journalPageBytes: 1024 * 1024,
   /**
    * The most `GET /__sim/requests/wait` long polls pending at once; one more that would wait is 503 `too_many_waits`
-   * with `Retry-After: 1`. A test runner waits for a request or two per worker; 20,000 abandoned waits took RSS from
-   * 145 to 286 MiB (issue #26), about 7 KiB each, so this many hold under 2 MiB. A wait whose client goes away is
-   * dropped at once and frees its place.
+   * with `Retry-After: 1`. A test runner waits for a request or two per worker; abandoned waits held some KiB each
+   * (issue #26; test/bench/HISTORY.md, "Figures moved out of source comments"), so this many hold under 2 MiB. A wait
+   * whose client goes away is dropped at once and frees its place.
    */
   maxPendingWaits: 256,
   /** The parties a pact exported from the journal names (`journal.toPact`, `GET /__sim/requests.pact`, `--pact`). */
@@ -47,9 +48,10 @@ export const defaults = Object.freeze({
     maxInteractions: 500,
     /**
      * The most bytes (estimated, pact-example.ts) the kept interactions hold in one world: 4 MiB. Only what a pact
-     * reads is kept: some 6.6 kB estimated (3.3 kB measured) an interaction of a createPet with a query, so 500 fit;
-     * 500 shapes of 20 kB bodies and 4 kB headers held 12 MB a world before (issue 45: 2.8 GiB for 50 sandboxes of
-     * 64 KiB bodies). Past it a new shape is not kept, and an export fails, saying so, until the pact is cleared.
+     * reads is kept: some 6.6 kB estimated an interaction of a createPet with a query, so 500 fit; before (issue 45)
+     * the whole exchange was kept, and shapes with large bodies and headers held far more in every world (the
+     * figures: test/bench/HISTORY.md, "Figures moved out of source comments"). Past it a new shape is not kept, and an
+     * export fails, saying so, until the pact is cleared.
      */
     maxKeptBytes: 4 * 1024 * 1024,
     /** The most bytes of an exported pact's interactions (UTF-16 units of their JSON): some 8 MB, past it `pact_too_large`. */
@@ -126,16 +128,17 @@ export const defaults = Object.freeze({
   bodyIdleTimeoutMs: 5000,
   /**
    * How often a `--state` file is written when something changed: a crash
-   * loses at most this much. 5 s: a million pets (64 MB) take about a second
-   * to write on the development machine, so writes stay a small share of it.
+   * loses at most this much. 5 s: several times what writing a million pets
+   * (64 MB) took on the development machine (test/bench/HISTORY.md, "Figures
+   * moved out of source comments"), so writes stay a small share of it.
    */
   stateIntervalMs: 5000,
   /**
    * How long a Node server gives a client to take an answer, from its first
    * byte written to its last handed to the kernel: 10 s, then the connection
    * is dropped. A loopback client takes a 15 MB journal in milliseconds; one
-   * that never reads held every answer in memory (40 of them asking for a
-   * 15 MB journal took RSS from 102 to 915 MiB, and it stayed there). Event
+   * that never reads held every answer in memory, and RSS stayed high after
+   * (test/bench/HISTORY.md, "Figures moved out of source comments"). Event
    * streams are not bound by it (they write only while the client takes them).
    */
   sendTimeoutMs: 10_000,
@@ -147,8 +150,8 @@ export const defaults = Object.freeze({
   handlersLoadTimeoutMs: 10_000,
   /**
    * The largest file the CLI reads as input (`--config`, `--keys`, `--faults`, `--fixtures`): 128 MiB, twice a
-   * million fixture pets. Only regular files are read: `--config /dev/zero` reached 1 GiB of RSS in 0.6 s, and a FIFO
-   * hung start-up.
+   * million fixture pets. Only regular files are read: `--config /dev/zero` grew RSS without end (test/bench/HISTORY.md,
+   * "Figures moved out of source comments"), and a FIFO hung start-up.
    */
   maxInputFileBytes: 128 * 1024 * 1024,
   /**

@@ -44,9 +44,11 @@ const petsPerChunk = 10_000
  * Writes a snapshot to `path` whole or not at all: temporary file, fsync,
  * rename, then fsync of the directory (best effort). The pets are written in
  * chunks, with the event loop free between them, so that requests are not
- * held up for the whole serialisation (about 0.5 s for a million pets in one
- * `JSON.stringify`). The snapshot was taken at once before: its pets are a
- * copy of the list, and pets are frozen, so the file is one consistent state.
+ * held up for the whole serialisation (a large catalogue in one
+ * `JSON.stringify` held them up for long: test/bench/HISTORY.md, "Figures
+ * moved out of source comments"). The snapshot was taken at once before: its
+ * pets are a copy of the list, and pets are frozen, so the file is one
+ * consistent state.
  */
 export async function writeAtomically(path: string, snapshot: StateSnapshot): Promise<void> {
   await writeWhole(path, async (descriptor) => {

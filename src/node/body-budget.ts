@@ -9,16 +9,17 @@ import { ApiError } from '../core/http/api-error.ts'
  * so the client is held back by TCP instead of by memory. Waiting is bounded
  * by the request timeout like any slow request.
  *
- * Why: 200 clients each sending a 1 MiB body (the limit) with a valid key
- * took the CLI from 70 to 491 MiB RSS (`npm run soak -- slow-bodies`), every
- * body in memory at once, most of them twice (chunks, then their concatenation).
+ * Why: many clients each sending a body at the limit with a valid key held
+ * every body in memory at once, most of them twice (chunks, then their
+ * concatenation): `npm run soak -- slow-bodies`, whose RSS is in
+ * test/bench/HISTORY.md, "Figures moved out of source comments".
  *
  * Fair shares. A body past {@link smallBodyBytes} may use the budget only down
  * to its {@link reserveShare}: the rest is kept for small bodies, which take it
  * first. Without it, 34 clients each holding a 1 MiB body minus one byte spent
- * the whole 32 MiB and held legitimate creates (a few hundred bytes) for up to
- * 27 s, until the request timeout ended the hoarders. Large bodies are granted
- * among themselves in arrival order; small ones never wait behind a large one.
+ * the whole 32 MiB and held legitimate creates (a few hundred bytes) until the
+ * request timeout ended the hoarders. Large bodies are granted among
+ * themselves in arrival order; small ones never wait behind a large one.
  *
  * One server, one budget: no module-level state.
  */
@@ -148,12 +149,12 @@ export class BodyBudget {
   /**
    * The minimum data rate, for every body at once: one timer per server, a tick each quarter of
    * {@link idleTimeoutMs}, instead of a timer armed and cleared on every chunk of every body (two `setTimeout`s and
-   * two `clearTimeout`s per createPet, about 2 µs of its CPU in `npm run bench`'s profile). A body that has heard no
-   * byte for four ticks, and is not waiting for the budget (not the client's doing), ends with a 408: after between
-   * {@link idleTimeoutMs} and 1.25 times it. The timer stops when no body is being read and keeps no process alive.
-   * Kept after issue 38's A/B against a timer per body (`setTimeout`, refreshed per chunk): that one allocated 351
-   * bytes a createPet more, and the server's CPU per createPet was 48.7-57.3 µs (median 56.3) against 47.3-56.3
-   * (49.7), 4 alternated rounds. Node's own socket timeout is no replacement: it would end bodies the budget paused.
+   * two `clearTimeout`s per createPet, a share of its CPU that `npm run bench`'s profile showed). A body that has
+   * heard no byte for four ticks, and is not waiting for the budget (not the client's doing), ends with a 408: after
+   * between {@link idleTimeoutMs} and 1.25 times it. The timer stops when no body is being read and keeps no process
+   * alive. Kept after issue 38's A/B against a timer per body (`setTimeout`, refreshed per chunk), which allocated
+   * more a createPet and cost the server more CPU (test/bench/HISTORY.md, "Figures moved out of source comments").
+   * Node's own socket timeout is no replacement: it would end bodies the budget paused.
    */
   #startSweeping(): void {
     const sweeper = setInterval(

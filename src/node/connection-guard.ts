@@ -37,12 +37,13 @@ interface ConnectionState {
  * full; a response queued behind an unflushed one keeps its bytes in its own
  * `outputData` (lib/_http_server.js, `state.outgoing`). A client that
  * pipelines and never reads therefore had every request of each read
- * answered, and every answer kept in memory: measured on Node 24.21 with 40
- * such connections, 949 answers waiting on one connection, 19,604 in all, and
- * RSS 64 -> 354 MiB in 4 s. Here a request waiting behind an unflushed answer
- * costs only Node's request and response objects (no body, no simulator work),
- * and past `maxPipelinedRequests` of them the connection is closed, so what a
- * connection can hold is bounded by the cap, whatever it sends.
+ * answered, and every answer kept in memory, hundreds waiting on one
+ * connection and RSS growing by the second (test/bench/HISTORY.md, "Figures
+ * moved out of source comments"). Here a request waiting behind an unflushed
+ * answer costs only Node's request and response objects (no body, no
+ * simulator work), and past `maxPipelinedRequests` of them the connection is
+ * closed, so what a connection can hold is bounded by the cap, whatever it
+ * sends.
  *
  * State is per server (a `WeakMap` created here), never module-level.
  */
@@ -51,9 +52,9 @@ export class ConnectionGuard {
   /**
    * The open connections, whose responses being produced a drain marks `Connection: close`. Connections, not
    * responses, and one `close` listener per connection, not a closure per request: the plain version (a set of
-   * responses, `outgoing.once('close', () => …)` per request) allocated 640-750 bytes a request more and spent
-   * 1.7-3.7 µs more of the server's CPU per request (medians of 4 alternated rounds: GET list 35.3 -> 37.0, POST
-   * 52.7 -> 55.7, getPet 36.0 -> 39.7; issue 38's A/B, test/bench/HISTORY.md). Kept; test/node/connection-guard.test.ts.
+   * responses, `outgoing.once('close', () => …)` per request) allocated more a request and spent more of the
+   * server's CPU on every route. Kept after issue 38's A/B (test/bench/HISTORY.md, "Figures moved out of source
+   * comments"); test/node/connection-guard.test.ts.
    */
   readonly #connections = new Set<ConnectionState>()
   readonly #maxPipelined: number

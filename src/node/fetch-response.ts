@@ -9,11 +9,12 @@ import { dropConnection, endWhenServerCloses } from './response-writer.ts'
  * one (a user handler's stream) is written as it comes, chunked, with Node's
  * backpressure, and cancelled when the connection closes. Buffering every body
  * whole let a handler that streams forever grow RSS without end after its
- * client left (80 -> 251 MiB in 20 s). A body that breaks off breaks the
- * connection: what arrived is written under the `Content-Length` the response
- * declared (a fault's `truncate`) or chunked without its last chunk, then the
- * connection is dropped; it was a complete-looking answer with the length of
- * what arrived (`Content-Length: 0` when nothing had).
+ * client left (test/bench/HISTORY.md, "Figures moved out of source
+ * comments"). A body that breaks off breaks the connection: what arrived is
+ * written under the `Content-Length` the response declared (a fault's
+ * `truncate`) or chunked without its last chunk, then the connection is
+ * dropped; it was a complete-looking answer with the length of what arrived
+ * (`Content-Length: 0` when nothing had).
  *
  * A fault rule's damage arrives as `toFetchResponse` (`app/fetch-lane.ts`)
  * renders it for a fetch, and is carried out here on the connection, one case

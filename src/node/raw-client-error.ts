@@ -43,7 +43,8 @@ export function clientErrorAnswer(
 export function originInRawPacket(error: NodeJS.ErrnoException & { rawPacket?: Buffer }): string | undefined {
   const packet = error.rawPacket?.toString('latin1')
   // The line is found by a literal search and trimmed by hand: a lazy capture before `[ \t]*\r\n` backtracked
-  // quadratically on a value of spaces (`x<15,000 spaces>y` took 154 ms).
+  // quadratically on a value of spaces (`x<15,000 spaces>y`; test/bench/HISTORY.md, "Figures moved out of source
+  // comments").
   const at = packet === undefined ? -1 : packet.toLowerCase().indexOf('\r\norigin:')
   const end = at === -1 ? -1 : packet!.indexOf('\r\n', at + 2)
   const origin = end === -1 ? undefined : trimSpacesAndTabs(packet!.slice(at + '\r\norigin:'.length, end))

@@ -90,12 +90,13 @@ const utf8Encoder = new TextEncoder()
  *
  * The common case, a small body with room in the budget, is kept to what a
  * bare server does (a `data` and an `end` listener) plus `close` and `error`:
- * no timer, no closure per chunk, no promise but the one returned. It cost a
- * createPet about 6 µs of CPU more than that before (a minimal reader in its
- * place, `npm run bench`'s POST, 2026-11-23). The listeners are closures over
- * this body's state: one collector object with listeners shared by every body
- * was tried (issue 28) and dropped (issue 38): it saved 335 bytes a createPet
- * and no CPU the A/B could see (medians 52.0 and 50.3 µs, 6 alternated rounds).
+ * no timer, no closure per chunk, no promise but the one returned: what it
+ * did before cost a createPet more CPU than a minimal reader in its place
+ * (`npm run bench`'s POST, 2026-11-23). The listeners are closures over this
+ * body's state: one collector object with listeners shared by every body was
+ * tried (issue 28) and dropped (issue 38): it saved a little allocation a
+ * createPet and no CPU the A/B could see. The figures: test/bench/HISTORY.md,
+ * "Figures moved out of source comments".
  */
 function collectBody(
   incoming: IncomingMessage,
@@ -107,8 +108,8 @@ function collectBody(
     // Dropped once the body is handed on (issue 45, Low 15): the listeners below stay on the request until it is
     // collected, and every closure of a body shares one context, so the chunks and the promise's settling functions
     // (which reach the body) stayed alive with the request. A request outlives a few scavenges and is promoted, so
-    // its bodies were freed only by a full collection: 120 KB createPets with the journal keeping nothing held RSS
-    // at 367 MiB, 264 MiB with these dropped.
+    // its bodies were freed only by a full collection, and large createPets held RSS high with the journal keeping
+    // nothing (test/bench/HISTORY.md, "Figures moved out of source comments").
     let resolveBody: ((body: Uint8Array) => void) | undefined = resolve
     let rejectBody: ((error: unknown) => void) | undefined = reject
     let first: Buffer | undefined

@@ -15,9 +15,9 @@ import { fromIncomingMessage } from './request-view.ts'
 
 /*
  * node:http is taken with process.getBuiltinModule, not an ESM import: importing a builtin as ESM copies every
- * export, which runs node:http's lazy getters and loads undici (its WebSocket and fetch classes), 35-43 ms of
- * a start-up the direct lane never needs (measured on Node 24: `await import('node:http')` 35-43 ms,
- * `process.getBuiltinModule('node:http')` 4-5 ms).
+ * export, which runs node:http's lazy getters and loads undici (its WebSocket and fetch classes): several times
+ * what `getBuiltinModule` costs, at every start-up, for what the direct lane never needs (test/bench/HISTORY.md,
+ * "Figures moved out of source comments").
  */
 const { createServer: createHttpServer } = process.getBuiltinModule('node:http')
 

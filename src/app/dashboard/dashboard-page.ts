@@ -20,9 +20,10 @@ import { coverageSection, detailExchange, journalPanelStyle } from './journal-pa
  * backslash, so it is written as a template literal as it is.
  *
  * A function, not a module-level constant: a constant holding the page went
- * into every setupWorker app (10.9 kB gzipped, `npm run size`) when the build
- * made it a side effect (a raw template then). Built per request of the page,
- * it costs nothing to anyone else.
+ * into every setupWorker app (`npm run size`; test/bench/HISTORY.md, "Figures
+ * moved out of source comments") when the build made it a side effect (a raw
+ * template then). Built per request of the page, it costs nothing to anyone
+ * else.
  */
 export function dashboardPage(): string {
   return insertParts(`<!doctype html>

@@ -25,8 +25,9 @@ export interface EventStreamOptions {
 
 /**
  * Event streams open at once, by default: a dashboard is one stream, and ten
- * open cost the API under 10 % (`npm run bench`); past 32 a client is more
- * likely a leak (tabs reopened in a loop) than a person.
+ * open cost the API little (`npm run bench`; test/bench/HISTORY.md, "Figures
+ * moved out of source comments"); past 32 a client is more likely a leak
+ * (tabs reopened in a loop) than a person.
  */
 export const maxEventStreams = 32
 
@@ -161,8 +162,9 @@ export function createEventStreams(simulator: SimulatorCore, options: EventStrea
   /** What a stream opens with, read when the request is answered: a throw is that request's Error response. */
   function opening(): string {
     const state = JSON.stringify(simulator.state())
-    // Summaries, as every later batch sends (the page fetches an exchange when one is opened): 100 whole entries
-    // were up to 13 MB per stream, held for a client that did not read (issue #20).
+    // Summaries, as every later batch sends (the page fetches an exchange when one is opened): whole entries were
+    // megabytes per stream, held for a client that did not read (issue #20; test/bench/HISTORY.md, "Figures moved
+    // out of source comments").
     const requests = JSON.stringify({ requests: simulator.journal.latestSummaries(initialRequests), skipped: 0 })
     return `retry: 1000\n\nevent: state\ndata: ${state}\n\nevent: requests\ndata: ${requests}\n\n`
   }

@@ -19,8 +19,9 @@ export function readBearerToken(header: string | null): string {
     throw missingKey('The Authorization header is missing: send "Authorization: Bearer <API key>"')
   }
   // Parsed by hand, in one pass: a regex with white-space runs on both sides of an optional token backtracked
-  // quadratically (`Bearer x<15,000 spaces>y` held the event loop 0.11-0.25 s per request, and any web page may send
-  // Authorization). `trim` and `\s` agree on what white space is, so the token is what the regex gave.
+  // quadratically (`Bearer x<15,000 spaces>y` held the event loop for long on every request: test/bench/HISTORY.md,
+  // "Figures moved out of source comments"; and any web page may send Authorization). `trim` and `\s` agree on what
+  // white space is, so the token is what the regex gave.
   if (header.length > maxAuthorizationLength) {
     // Node's servers stop at 16 KiB of headers; in-process nothing does. No key is this long, so nothing is parsed.
     throw invalidKey()

@@ -1,18 +1,18 @@
 import { defaults } from '../defaults.ts'
 
 /**
- * Anonymous buckets held at most, by default. Measured with
- * test/core/limiter-memory.ts on Node 24.21: 1,000,000 distinct IPv4
- * addresses in one UTC day leave 100,000 buckets in 17 MiB of heap (about 180
- * bytes each, mostly the id string and the Map entry), where the limiter that
- * never forgot held 188 MiB; longer ids (IPv6) cost a little more each. So
- * memory stays bounded by this many buckets, whatever the number of addresses.
+ * Anonymous buckets held at most, by default. A bucket is mostly its id
+ * string and its Map entry (longer ids, IPv6, cost a little more each), and
+ * the limiter that never forgot held one for every address it had seen
+ * (test/core/limiter-memory.ts; the figures: test/bench/HISTORY.md, "Figures
+ * moved out of source comments"). So memory stays bounded by this many
+ * buckets, whatever the number of addresses.
  */
 export const defaultMaxAnonymousBuckets = defaults.maxAnonymousBuckets
 
 /**
- * Bytes counted for one caller's bucket in a world's memory (world-memory.ts): 180 measured for an IPv4 address (see
- * above), rounded up for IPv6 ids and a ban's entry.
+ * Bytes counted for one caller's bucket in a world's memory (world-memory.ts): what an IPv4 address's bucket measured
+ * (test/bench/HISTORY.md, "Figures moved out of source comments"), rounded up for IPv6 ids and a ban's entry.
  */
 export const callerBucketBytes = 256
 
@@ -114,8 +114,9 @@ export function createCallerBuckets(maxAnonymousBuckets: number, isAnonymous: (c
    * to drop when full. Kept from one drop to the next: a Map iterator sees
    * entries added after it was made, and skips deleted ones; starting a new one
    * for each drop would skip the same deleted entries (at the front of the
-   * Map's table until it is rebuilt) again and again, which measured about
-   * 100 µs per call at 100,000 buckets instead of well under 1 µs.
+   * Map's table until it is rebuilt) again and again, which made a call at
+   * the default cap orders of magnitude slower (test/bench/HISTORY.md,
+   * "Figures moved out of source comments").
    */
   let leastRecentlyUsed = anonymousBuckets.keys()
   /** Epoch ms at which the ban of a caller ends, for callers with a bucket only. */
@@ -130,8 +131,8 @@ export function createCallerBuckets(maxAnonymousBuckets: number, isAnonymous: (c
   }
 
   // `forEach`, not `for…of` over `[a, b]` and the entries: with one key calling (a test suite, the bench) a sweep is
-  // due every other call, and the array, two iterators and an entry pair per bucket each time cost 0.2 µs a request
-  // in the bench's profile.
+  // due every other call, and the array, two iterators and an entry pair per bucket each time showed in the bench's
+  // profile (test/bench/HISTORY.md, "Figures moved out of source comments").
   const sweep = (now: number, day: number) => {
     const visit = (buckets: Map<string, Bucket>) => (bucket: Bucket, callerId: string) => {
       const banned = now < (bannedUntil.get(callerId) ?? 0)

@@ -4,9 +4,10 @@ import { petStatuses, type Pet, type PetStatus } from '../model/pet-types.ts'
  * A generated catalogue held as columns instead of one object per pet: ids
  * are implicit (1..count), a name is an index into the name list, and the
  * category and status are small integers, all in typed arrays. A million
- * pets as objects are a million objects for every full GC to trace (about
- * 50 ms each, and 100 MiB more resident); as columns they are a handful of
- * buffers the GC does not look into. Pets are made as objects only when read,
+ * pets as objects are a million objects for every full GC to trace (a long
+ * pause each, and far more resident memory: test/bench/HISTORY.md, "Figures
+ * moved out of source comments"); as columns they are a handful of buffers
+ * the GC does not look into. Pets are made as objects only when read,
  * and the few read often (pages start at the lowest id) are kept, so that a
  * pet read twice is the same frozen object and its JSON text stays cached.
  */

@@ -4,13 +4,14 @@ import { petStatuses, type Pet, type PetStatus } from '../model/pet-types.ts'
  * The pets created since a base, held as columns in typed arrays that double
  * as they fill: ids implicit (`firstId` + index), names as UTF-16 code units
  * in one arena, the category and status as numbers, and one list of indexes
- * per status. A POST benchmark of 300,000 creates kept as frozen objects in
- * arrays grew the traced heap by some 120 bytes a pet (each object and its
- * name string promoted to the old generation, mark-compacts during the run);
- * columns are a handful of buffers the GC does not look into. Pets are made
- * as objects when read, except the first `keptPets`, kept as created, so a
- * page (pages start at the lowest id) gives the same frozen objects each time
- * and their JSON text stays cached (`JsonCache` is keyed by identity).
+ * per status. Kept as frozen objects in arrays, created pets grew the traced
+ * heap in a POST benchmark (each object and its name string promoted to the
+ * old generation, mark-compacts during the run: test/bench/HISTORY.md,
+ * "Figures moved out of source comments"); columns are a handful of buffers
+ * the GC does not look into. Pets are made as objects when read, except the
+ * first `keptPets`, kept as created, so a page (pages start at the lowest id)
+ * gives the same frozen objects each time and their JSON text stays cached
+ * (`JsonCache` is keyed by identity).
  * Dropped in issue 38 for frozen objects, back in issue 47 by its A/B (less
  * than half the memory a pet, a cheaper add, the same server CPU: the figures
  * are in test/bench/HISTORY.md).

@@ -1,8 +1,9 @@
 // The part of faker that `generatePet` hands to users (`SimpleFaker` and its generator), imported statically: what
 // browsers and workers load (dist/browser), and what the tests run. The Node build of the package replaces this module
 // with `node/faker-on-demand.ts` (rolldown.config.ts), which loads the same pinned faker only when a simulator is
-// given `generatePet`: faker's `SimpleFaker` was about a third of the time of importing the package and creating a
-// simulator (5.7 of 18 ms, test/bench/cold-start.ts, 2026-11-23), and most simulators never use it.
+// given `generatePet`: faker's `SimpleFaker` was a good share of the time of importing the package and creating a
+// simulator (test/bench/cold-start.ts, 2026-11-23; the figures: test/bench/HISTORY.md, "Figures moved out of source
+// comments"), and most simulators never use it.
 import { generateMersenne53Randomizer, SimpleFaker } from '@faker-js/faker'
 
 /** What `createPetFaker` needs of faker. */

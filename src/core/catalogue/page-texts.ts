@@ -7,9 +7,9 @@ import type { PetQuery, PetStore } from './pet-store.ts'
  * unchanged (`store.revision`). A page is what most GETs answer, and the
  * same few pages are asked for again and again (they start at the lowest id):
  * serving the kept text spares the page's array, twenty cache lookups and the
- * joined text, about 2 KB of garbage per GET. Kept after issue 38's A/B:
- * without it a GET list allocated 2,738 bytes more and the server spent
- * 36.0-48.7 µs of CPU per request against 32.7-33.7 (4 alternated rounds).
+ * joined text, garbage on every GET. Kept after issue 38's A/B: without it a
+ * GET list allocated more and cost the server more CPU (test/bench/HISTORY.md,
+ * "Figures moved out of source comments").
  * test/core/catalogue/page-texts.test.ts holds it to the store's answer.
  */
 export interface PageTexts {

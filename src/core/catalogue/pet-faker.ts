@@ -1,10 +1,10 @@
 // faker's seeded core, bundled into the package at the exact version pinned in package.json (as zod is), so that a
 // user's own faker, or none, never changes the seeded data. `SimpleFaker` and not `Faker`: `npm run size` measured
-// SimpleFaker at ~22 kB gzipped in a setupWorker page, a `Faker` with a one-entry custom locale at ~34 kB and the
-// English locale at ~154 kB, against a 60 kB budget for the whole package. The main entry is imported because
-// faker exports SimpleFaker from nowhere else; bundlers keep only what is used (no locale), in Node as in browsers.
-// `SimpleFaker` itself comes through `faker-module.ts`, which the Node build loads only when `generatePet` needs it;
-// the seeded catalogue draws from faker's generator alone, imported here.
+// a `Faker`, even with a one-entry custom locale, far heavier than `SimpleFaker` in a setupWorker page, against a
+// 60 kB budget for the whole package (test/bench/HISTORY.md, "Figures moved out of source comments"). The main entry
+// is imported because faker exports SimpleFaker from nowhere else; bundlers keep only what is used (no locale), in
+// Node as in browsers. `SimpleFaker` itself comes through `faker-module.ts`, which the Node build loads only when
+// `generatePet` needs it; the seeded catalogue draws from faker's generator alone, imported here.
 import { generateMersenne53Randomizer, type SimpleFaker } from '@faker-js/faker'
 import { loadFaker } from './faker-module.ts'
 
@@ -58,8 +58,9 @@ export interface SeededPetFaker {
    * The next number in [0, 1) of faker's own generator (its Mersenne
    * Twister, faker's default), the one every `faker.*` call draws from:
    * `faker.number.int(max)` is `Math.floor(next() * (max + 1))`, without
-   * the option checks it makes on every call (a third of the time of
-   * generating 1,000,000 pets).
+   * the option checks it makes on every call (a large share of the time of
+   * generating a million pets: test/bench/HISTORY.md, "Figures moved out of
+   * source comments").
    */
   readonly next: () => number
 }
@@ -81,8 +82,9 @@ export function createPetFaker(seed: number): SeededPetFaker {
 /**
  * `createPetFaker(seed).next` without the `SimpleFaker` around it: the same
  * numbers (`faker.seed` only seeds its randomizer), for the seeded catalogue,
- * which draws nothing else. Building the `SimpleFaker` was about a sixth of
- * `createSimulator()` in a CPU profile (cold-start.ts, 2026-11-23).
+ * which draws nothing else. Building the `SimpleFaker` showed in a CPU
+ * profile of `createSimulator()` (cold-start.ts, 2026-11-23; the share:
+ * test/bench/HISTORY.md, "Figures moved out of source comments").
  */
 export function createPetRandom(seed: number): () => number {
   const randomizer = generateMersenne53Randomizer()

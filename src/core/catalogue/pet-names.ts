@@ -5,8 +5,9 @@ import { commonPetNames } from './common-pet-names.ts'
  * `seed-pets.ts`): names people give dogs, cats, birds, fish, reptiles,
  * rabbits, horses and small pets, as a pet shop's listings show them. Plain
  * data, kept here instead of taken from faker's English locale: that locale
- * is one 288 kB module (114 kB gzipped) for its 42 pet names, too few for a
- * varied catalogue (28 distinct names in 50 pets; these give 44–47).
+ * is one large module for its 42 pet names, too few for a varied catalogue
+ * (the sizes and the distinct names in 50 pets: test/bench/HISTORY.md,
+ * "Figures moved out of source comments").
  *
  * Every name matches /^[A-Z][A-Za-z' -]+$/ and appears once (a test checks).
  */

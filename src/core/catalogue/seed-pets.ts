@@ -105,8 +105,9 @@ const statusSlots: readonly number[] = statusWeights.flatMap((entry) =>
  * as three digits of a mixed-radix number (name, category, status slot):
  * each is uniform and independent, as three draws would be. Three faker
  * calls per pet (`helpers.arrayElement` twice and `weightedArrayElement`)
- * took ~370 ms for 1,000,000 pets instead of ~125 ms (speed runs,
- * 2026-11-23), past the 1.2x start-up target of `--pets 1000000`.
+ * took several times as long for a million pets (speed runs, 2026-11-23;
+ * test/bench/HISTORY.md, "Figures moved out of source comments"), past the
+ * 1.2x start-up target of `--pets 1000000`.
  */
 const drawSize = petNames.length * petCategories.length * statusSlots.length
 

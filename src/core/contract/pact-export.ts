@@ -55,8 +55,9 @@ function conversion(entry: JournalEntry, cache: PactConversions | undefined): Co
 
 /**
  * Converts what `cache` lacks of `entries`, a few at a time with the event loop free between them (`yieldTurn`),
- * so that a first export of many interactions holds no API request up for long (some 0.13 ms per interaction of
- * pages of 100 pets). `toPact` with the same cache then only serialises.
+ * so that a first export of many interactions holds no API request up for long (an interaction of a page of 100
+ * pets is not cheap to convert: test/bench/HISTORY.md, "Figures moved out of source comments"). `toPact` with the
+ * same cache then only serialises.
  */
 export async function convertInChunks(
   entries: readonly JournalEntry[],

@@ -4,9 +4,10 @@ import { toPact, type Pact, type PactOptions } from './pact-export.ts'
 import type { PactRecorder } from './pact-recorder.ts'
 
 // `journal.toPact`, statically: the sources and the Node build. The browser build swaps this file for
-// `pact-module-browser.ts` (rolldown.config.ts): the export weighs some 3 kB gzipped, which every setupWorker page
-// would carry for a call made in Node. The journal itself (a floor below the contract) knows nothing of pacts: the
-// simulator adds the export, and the recorder that keeps its interactions past a reset, when it composes it.
+// `pact-module-browser.ts` (rolldown.config.ts): the export would add its weight (test/bench/HISTORY.md, "Figures
+// moved out of source comments") to every setupWorker page for a call made in Node. The journal itself (a floor below
+// the contract) knows nothing of pacts: the simulator adds the export, and the recorder that keeps its interactions
+// past a reset, when it composes it.
 
 /** What the simulator's journal adds to a {@link RequestJournal}: its pact, kept apart from the journal's entries. */
 export interface PactExport {

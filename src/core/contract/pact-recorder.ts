@@ -122,8 +122,8 @@ function shapeHash(shape: Shape): number {
 
 /**
  * The shapes seen, as a tree of maps with one level per part of a shape: a shape already seen (nearly every request)
- * is found without joining its parts into one string, which cost some 300 bytes a request (the allocation budget,
- * test/bench/allocation-budget.test.ts).
+ * is found without joining its parts into one string, an allocation on every request that the allocation budget
+ * caught (test/bench/allocation-budget.test.ts; test/bench/HISTORY.md, "Figures moved out of source comments").
  */
 type ShapeTree = Map<string | number, ShapeTree>
 type Shape = readonly (string | number)[]

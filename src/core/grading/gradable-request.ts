@@ -62,8 +62,9 @@ const utf8 = new TextDecoder('utf-8')
 
 /**
  * A request as the journal records it (the simulator's hook): the exchange read only when asked. A class, not an
- * object literal with three closures: it is made for every request the simulator answers, and the literal cost about
- * 350 bytes a request (four objects), which the allocation and promotion budgets caught; an instance is one object.
+ * object literal with three closures: it is made for every request the simulator answers, and the literal's four
+ * objects a request were caught by the allocation and promotion budgets (test/bench/HISTORY.md, "Figures moved out
+ * of source comments"); an instance is one object.
  */
 class RecordedGradable implements GradableRequest {
   readonly sequence: number

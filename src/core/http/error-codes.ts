@@ -1,7 +1,8 @@
 /**
  * Every machine-readable `code` the simulator puts in an Error body, with its HTTP status: what `ApiError` reads on
  * every error, so a code can never be sent with the wrong status. What each code means is in `error-catalogue.ts`,
- * apart: its prose (about 2 kB gzipped) stays out of pages that never read it (a setupWorker page, issue #26).
+ * apart: its prose (its weight: test/bench/HISTORY.md, "Figures moved out of source comments") stays out of pages
+ * that never read it (a setupWorker page, issue #26).
  */
 export const errorStatuses = {
   invalid_query_parameter: 400,

@@ -1,6 +1,7 @@
 // The journal's path to one field of a JSON body (`name`, `owner.name`, `tags[0]`, `items[2].id`): a language small
 // enough to read in one pass, with no regex (a user's path is input, and a regex built from input is how issue #26's
-// 13 s glob happened). Parsing is linear in the path; reading a field follows at most `maxJsonPathSteps` steps.
+// backtracking glob happened). Parsing is linear in the path; reading a field follows at most `maxJsonPathSteps`
+// steps.
 
 /** One step of a path: a field name of an object, or an index of an array. */
 export type JsonPathStep = { readonly field: string } | { readonly index: number }

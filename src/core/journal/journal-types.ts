@@ -40,8 +40,9 @@ export interface JournalEntry extends JournalSummary {
 /**
  * A request as the journal keeps it: references to what the request and its
  * answer already hold, and times as epoch milliseconds. The JSON view
- * ({@link JournalEntry}) is built only when the journal is read (formatting
- * a date on every request cost about 1.4 µs, a third of the pipeline's own time).
+ * ({@link JournalEntry}) is built only when the journal is read: formatting a
+ * date on every request was a large share of the pipeline's own time
+ * (test/bench/HISTORY.md, "Figures moved out of source comments").
  */
 export interface RecordedRequest {
   readonly sequence: number

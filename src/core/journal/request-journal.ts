@@ -174,7 +174,8 @@ export function createRequestJournal(options: RequestJournalOptions = {}): Reque
   const waiters = new Set<(view: FilterableEntry, entry: RecordedRequest) => void>()
   /**
    * The request bodies parsed so far, each at most once (issue 45: a body filter parsed every held body per query and
-   * per wait, 220-364 ms a count on a full journal), charged to the byte budget while their entry is held.
+   * per wait, slow on a full journal: test/bench/HISTORY.md, "Figures moved out of source comments"), charged to the
+   * byte budget while their entry is held.
    */
   const parsedBodies = new WeakMap<RecordedRequest, { readonly json: { readonly value: unknown } | undefined; readonly bytes: number }>()
   const isHeld = (recorded: RecordedRequest) => items.length > head && recorded.sequence >= items[head]!.sequence

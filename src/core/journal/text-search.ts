@@ -1,6 +1,7 @@
 // Text search without a regex, for the journal's filters: a path glob and a header's `contains`. A regex built from a
-// user's pattern backtracks (a `.*` per `*` took 13.4 s on one 4 KB path, issue #26); Knuth-Morris-Pratt's search
-// takes at most 2 steps per character of the text plus 2 per character of the pattern, whatever the two are.
+// user's pattern backtracks (a `.*` per `*` took seconds on one short path, issue #26; test/bench/HISTORY.md,
+// "Figures moved out of source comments"); Knuth-Morris-Pratt's search takes at most 2 steps per character of the
+// text plus 2 per character of the pattern, whatever the two are.
 
 /** A step counter for {@link compileGlob} and {@link compileContains}: tests read it to show that time is linear in the input. */
 export interface GlobMeter {

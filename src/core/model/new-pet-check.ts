@@ -9,10 +9,11 @@ export const maxNameLength = 255
  * same fields, the same messages, the first problem of each field in the
  * schema's order, unknown fields dropped. The zod schema stays the schema of
  * record (the published Standard Schema, the types); this is its fast path for
- * every createPet and `store.create`, where zod cost about 1.5 µs a call
- * (`parseNewPet` 1.05 µs of which zod 0.34, then zod again in `store.create`;
- * `npm run bench` profile, issue #19). `test/core/model/new-pet-check.test.ts`
- * holds the two equal on a corpus of bodies, valid and not.
+ * every createPet and `store.create`, where zod ran twice a call (in
+ * `parseNewPet`, then again in `store.create`) and showed in `npm run bench`'s
+ * profile (issue #19; the figures: test/bench/HISTORY.md, "Figures moved out
+ * of source comments"). `test/core/model/new-pet-check.test.ts` holds the two
+ * equal on a corpus of bodies, valid and not.
  *
  * @returns the pet, or the problems as `describeIssues` words them (`name: is required; categoryId: must be an integer`).
  */

@@ -1,5 +1,5 @@
-// zod/mini: the same checks as zod's classic API in a fifth of the browser weight (about 6 kB gzipped
-// instead of 23, `npm run size`), which leaves room for faker within the 60 kB budget.
+// zod/mini: the same checks as zod's classic API in a fraction of the browser weight (`npm run size`;
+// test/bench/HISTORY.md, "Figures moved out of source comments"), which leaves room for faker within the 60 kB budget.
 import type * as z from 'zod/mini'
 import { codePointLength, controlCharacter, maxNameLength, statusMessage } from './new-pet-check.ts'
 import { petStatuses, type NewPet, type Pet, type PetStatus } from './pet-types.ts'

@@ -147,8 +147,9 @@ const plainName = /^[^\u0000-\u001f\u007f-\u009f]{1,255}$/
  * Whether a value is a pet that the schema certainly accepts as it is: the
  * four fields and nothing else, a name of at most 255 UTF-16 units (so at
  * most 255 code points) without control characters. Checked by hand because
- * zod takes about 10 µs a pet, 10 s for a million; anything else goes to the
- * schema, which accepts or names the problem.
+ * zod, a pet at a time, takes seconds over a million (test/bench/HISTORY.md,
+ * "Figures moved out of source comments"); anything else goes to the schema,
+ * which accepts or names the problem.
  */
 export function isPlainPet(value: unknown): value is Pet {
   if (typeof value !== 'object' || value === null) return false

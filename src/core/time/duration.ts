@@ -38,7 +38,8 @@ export function parseDuration(value: string | number): number {
  */
 function fromText(text: string): number | 'fraction' | 'too long' | undefined {
   // Trimmed first and matched without white space inside: `\s*` on both sides of an optional unit, and `0+$` on a
-  // long fraction, backtracked quadratically (16 KiB of spaces took ~0.6 s), and a body may be 1 MiB.
+  // long fraction, backtracked quadratically (16 KiB of spaces held the event loop for long: test/bench/HISTORY.md,
+  // "Figures moved out of source comments"), and a body may be 1 MiB.
   const match = /^(\d+)(?:\.(\d+))?(?:\s*(ms|s|m|h|d))?$/.exec(text.trim())
   if (!match) return undefined
   const whole = match[1]!.replace(/^0+(?=\d)/, '')

@@ -170,7 +170,8 @@ return out
  * cleared), so that an instance reading it after a clear knows what it still feeds (world-journal.ts). The stream
  * holds at most `capacity` entries and `maxBytes` bytes of them (each its payload and origin, and 64 for its
  * fields), the oldest dropped first, as the journal in memory: `journal-bytes` counts what it holds. Capped by
- * entries only, 1,000 createPets of 1 MiB took Redis to 1.5 GiB.
+ * entries only, large createPets took Redis's memory far past the journal's (test/bench/HISTORY.md, "Figures moved
+ * out of source comments").
  * ARGV: prefix, capacity, entry JSON, origin (instance:n), last stream id the caller applied, the caller's origin
  * prefix (`instance:`), maxBytes.
  * Reply: the entries after that id, this one last (the latest 500 at most), as [id, seq, origin, payload, generation] flattened,
@@ -241,7 +242,8 @@ return {'ok', 1}
 
 /**
  * The callers' buckets of the world's epoch (for `/__sim/state`, the dashboard and snapshots), a batch at a time, so
- * that no one script reads every anonymous caller (50,000 of them in one script held Redis for 290 ms): the key
+ * that no one script reads every anonymous caller (tens of thousands in one script held Redis up for long:
+ * test/bench/HISTORY.md, "Figures moved out of source comments"): the key
  * callers (forgetting those whose bucket expired) with the first batch, and the anonymous ones from rank `start`, least
  * recently used first, `count` of them. ARGV: prefix, epoch, start, count. Reply: the anonymous callers held, then
  * caller, m, mc, d, dc, r, b ('' for none) for each bucket.

@@ -165,7 +165,8 @@ function compareIds(a: string, b: string): number {
 /**
  * An entry as the stream holds it: the facts and the exchange, bodies as text (the request's in base64), each cut to
  * `bodyCap` bytes as the journal keeps it (`journalBodyCapBytes`), with its size as sent: a request's body may be as
- * large as --body-limit, and 1,000 createPets of 1 MiB took Redis to 1.5 GiB (issue 45).
+ * large as --body-limit, and large createPets kept whole took Redis's memory far past the journal's (issue 45;
+ * test/bench/HISTORY.md, "Figures moved out of source comments").
  */
 export function encodeEntry(input: RecordInput, bodyCap: number): string {
   const { exchange } = input
