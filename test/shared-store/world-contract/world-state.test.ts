@@ -1,0 +1,129 @@
+import { expect, it } from 'vitest'
+import { baseOptions, describeWorlds, newPet, type Instance } from './targets.ts'
+
+// The world contract: pets, reset, scenarios, snapshots and provider states, each made through instance a and read
+// back on every instance, health first (before any API request there: an instance must not wait for traffic to show
+// the fleet's state).
+const seeded = baseOptions.pets!
+
+const names = async (reader: Instance) => {
+  const listed = await reader.api('/pets?limit=100')
+  expect(listed.status, `${reader.name}: listPets`).toBe(200)
+  return (listed.body as { name: string }[]).map((pet) => pet.name)
+}
+const health = async (reader: Instance) => (await reader.controlOk('/health')) as { pets: number; now: string; frozen: boolean }
+
+describeWorlds('the world contract: pets and state', (world) => {
+  it('shows a pet created through a in every instance: health, list and get', async () => {
+    const created = await world().a.api('/pets', { method: 'POST', body: newPet('Contract Rex') })
+    expect(created.status).toBe(201)
+    expect(created.body.id).toBe(seeded + 1)
+    for (const reader of world().readers) {
+      expect((await health(reader)).pets, `${reader.name}: health`).toBe(seeded + 1)
+      const listed = await names(reader)
+      expect(listed).toHaveLength(seeded + 1)
+      expect(listed.at(-1)).toBe('Contract Rex')
+      const got = await reader.api(`/pets/${created.body.id}`)
+      expect([got.status, got.body.name], reader.name).toEqual([200, 'Contract Rex'])
+    }
+  })
+
+  it('gives ids in order whichever instance creates', async () => {
+    const ids: number[] = []
+    for (let round = 0; round < 3; round++) {
+      for (const reader of world().readers) {
+        const created = await reader.api('/pets', { method: 'POST', body: newPet(`Pet ${round}-${reader.name}`) })
+        expect(created.status).toBe(201)
+        ids.push(created.body.id)
+      }
+    }
+    expect(ids).toEqual(ids.map((_, index) => seeded + 1 + index))
+    for (const reader of world().readers) expect(await names(reader), reader.name).toHaveLength(seeded + ids.length)
+  })
+
+  it('resets every instance: the created pet gone, health back to the catalogue', async () => {
+    const created = await world().a.api('/pets', { method: 'POST', body: newPet('Gone Soon') })
+    expect(created.status).toBe(201)
+    for (const reader of world().readers) expect((await reader.api(`/pets/${created.body.id}`)).status).toBe(200)
+    expect((await world().a.controlOk('/reset', { method: 'POST' })).status).toBe('reset')
+    for (const reader of world().readers) {
+      expect((await health(reader)).pets, `${reader.name}: health`).toBe(seeded)
+      expect(await names(reader), reader.name).not.toContain('Gone Soon')
+      expect((await reader.api(`/pets/${created.body.id}`)).status, reader.name).toBe(404)
+    }
+    // And ids start again after the catalogue.
+    expect(
+      (
+        await world()
+          .readers.at(-1)!
+          .api('/pets', { method: 'POST', body: newPet('Again') })
+      ).body.id,
+    ).toBe(seeded + 1)
+  })
+
+  it('puts every instance in a scenario chosen through a, and back', async () => {
+    expect(await world().a.controlOk('/scenario', { method: 'POST', body: { name: 'empty' } })).toMatchObject({ active: 'empty', pets: 0 })
+    for (const reader of world().readers) {
+      expect((await health(reader)).pets, `${reader.name}: health`).toBe(0)
+      expect((await reader.controlOk('/scenario')).active, reader.name).toBe('empty')
+      expect(await names(reader), reader.name).toEqual([])
+    }
+    // A reset stays in the scenario, on every instance.
+    await world().a.controlOk('/reset', { method: 'POST' })
+    for (const reader of world().readers) expect((await reader.controlOk('/scenario')).active, reader.name).toBe('empty')
+    await world().a.controlOk('/scenario', { method: 'POST', body: { name: 'all-sold' } })
+    for (const reader of world().readers) {
+      const listed = await reader.api('/pets?limit=100')
+      expect(listed.body, reader.name).toHaveLength(seeded)
+      expect(new Set((listed.body as { status: string }[]).map((pet) => pet.status)), reader.name).toEqual(new Set(['sold']))
+    }
+  })
+
+  it('restores on every instance a snapshot put through a', async () => {
+    expect((await world().a.api('/pets', { method: 'POST', body: newPet('Snapshotted') })).status).toBe(201)
+    await world().a.controlOk('/clock', { method: 'POST', body: { set: '2032-02-02T02:02:02.000Z', freeze: true } })
+    const snapshot = await world().a.controlOk('/snapshot')
+    await world().a.controlOk('/reset', { method: 'POST' })
+    await world().a.controlOk('/clock', { method: 'POST', body: { freeze: false } })
+    for (const reader of world().readers) expect(await names(reader), reader.name).not.toContain('Snapshotted')
+    expect(await world().a.controlOk('/snapshot', { method: 'PUT', body: snapshot })).toMatchObject({
+      status: 'restored',
+      pets: seeded + 1,
+    })
+    for (const reader of world().readers) {
+      expect(await health(reader), `${reader.name}: health`).toMatchObject({
+        pets: seeded + 1,
+        now: '2032-02-02T02:02:02.000Z',
+        frozen: true,
+      })
+      expect((await names(reader)).at(-1), reader.name).toBe('Snapshotted')
+    }
+  })
+
+  it('sets up provider states through a for every instance', async () => {
+    const exists = await world().a.controlOk('/provider-states', {
+      method: 'POST',
+      body: { state: 'a pet with id {id} exists', params: { id: 40, name: 'Stateful', categoryId: 2 } },
+    })
+    expect(exists.state).toBe('a pet with id {id} exists')
+    for (const reader of world().readers) {
+      const got = await reader.api('/pets/40')
+      expect([got.status, got.body.name], reader.name).toEqual([200, 'Stateful'])
+    }
+    await world().a.controlOk('/provider-states', { method: 'POST', body: { state: 'no pet with id {id} exists', params: { id: 40 } } })
+    for (const reader of world().readers) expect((await reader.api('/pets/40')).status, reader.name).toBe(404)
+    await world().a.controlOk('/provider-states', { method: 'POST', body: { state: 'the catalogue is empty' } })
+    for (const reader of world().readers) {
+      expect((await health(reader)).pets, `${reader.name}: health`).toBe(0)
+      expect(await names(reader), reader.name).toEqual([])
+    }
+    await world().a.controlOk('/provider-states', {
+      method: 'POST',
+      body: { state: 'the key {key} has no requests left this minute', params: { key: 'contract-free-key' } },
+    })
+    for (const reader of world().readers) {
+      const refused = await reader.api('/pets', { key: 'contract-free-key' })
+      expect([refused.status, refused.headers.get('x-ratelimit-remaining')], reader.name).toEqual([429, '0'])
+    }
+  })
+})
