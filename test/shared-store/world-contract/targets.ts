@@ -68,6 +68,11 @@ export interface World {
    * Closed with the world.
    */
   startLate(): Promise<Instance>
+  /**
+   * Runs `flow` on a fresh simulator in memory started with the same options, and gives what it returned: the
+   * figures memory mode gives for the same traffic, which every kind of world must give.
+   */
+  inMemory<T>(flow: (readers: readonly Instance[]) => Promise<T>): Promise<T>
 }
 
 /** The keys every world is started with (besides the options a describe gives). */
@@ -182,6 +187,14 @@ let namespaces = 0
 
 async function startWorld(kind: WorldKind, options: AppOptions): Promise<World & { close(): Promise<void> }> {
   const started: Started[] = []
+  const inMemory = async <T>(flow: (readers: readonly Instance[]) => Promise<T>): Promise<T> => {
+    const reference = await serve('memory', options)
+    try {
+      return await flow([reference.instance])
+    } finally {
+      await reference.close()
+    }
+  }
   let redis: RedisServer | undefined
   const close = async () => {
     for (const one of started.reverse()) await one.close()
@@ -191,7 +204,7 @@ async function startWorld(kind: WorldKind, options: AppOptions): Promise<World &
     if (kind === 'memory') {
       started.push(await serve('a', options))
       const a = started[0]!.instance
-      return { kind, a, readers: [a], shared: false, startLate: async () => a, close }
+      return { kind, a, readers: [a], shared: false, startLate: async () => a, inMemory, close }
     }
     redis = await startRedisServer()
     const store = { url: redis.socketUrl, namespace: `contract-${process.pid}-${++namespaces}` }
@@ -208,6 +221,7 @@ async function startWorld(kind: WorldKind, options: AppOptions): Promise<World &
         started.push(late)
         return late.instance
       },
+      inMemory,
       close,
     }
   } catch (error) {
