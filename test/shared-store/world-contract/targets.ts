@@ -96,17 +96,22 @@ interface Started {
   close(): Promise<void>
 }
 
-async function serve(name: string, options: AppOptions, store?: { url: string; namespace: string }): Promise<Started> {
+async function serve(
+  name: string,
+  options: AppOptions,
+  store?: { url: string; namespace: string },
+  server: { readonly trustProxy?: readonly string[] } = {},
+): Promise<Started> {
   const connected =
     store === undefined ? undefined : await connectStore({ url: store.url, namespace: store.namespace, waitMs: 5000, timeoutMs: 5000 })
   try {
     const app = createNodeApp({ ...connected?.appOptions, ...options })
     await connected?.attach(app)
-    const server = await startServer({ app, port: 0, host: '127.0.0.1', log: 'silent' })
+    const running = await startServer({ ...server, app, port: 0, host: '127.0.0.1', log: 'silent' })
     return {
-      instance: instanceAt(name, server.url.replace(/\/$/, '')),
+      instance: instanceAt(name, running.url.replace(/\/$/, '')),
       async close() {
-        await server.close()
+        await running.close()
         await connected?.close()
       },
     }
@@ -274,3 +279,32 @@ export function describeWorlds(title: string, define: (world: () => World) => vo
 
 /** A createPet body. */
 export const newPet = (name: string, categoryId = 1) => ({ name, categoryId })
+
+/**
+ * For the limiter's differential test: a simulator in memory (the TypeScript limiter) and two instances on one store
+ * (the store's admission script), started with the same options, each trusting loopback as a proxy so that
+ * `X-Forwarded-For` names the anonymous callers.
+ */
+export async function startLimiterPair(options: AppOptions): Promise<{
+  readonly memory: Instance
+  readonly store: readonly [Instance, Instance]
+  close(): Promise<void>
+}> {
+  const server = { trustProxy: ['loopback'] }
+  const redis = await startRedisServer()
+  const started: Started[] = []
+  const close = async () => {
+    for (const one of started.reverse()) await one.close()
+    await redis.stop()
+  }
+  try {
+    const store = { url: redis.socketUrl, namespace: `limiter-${process.pid}` }
+    started.push(await serve('memory', options, undefined, server))
+    started.push(await serve('store a', options, store, server))
+    started.push(await serve('store b', options, store, server))
+    return { memory: started[0]!.instance, store: [started[1]!.instance, started[2]!.instance], close }
+  } catch (error) {
+    await close()
+    throw error
+  }
+}
