@@ -79,6 +79,40 @@ describeWorlds('the world contract: pets and state', (world) => {
     }
   })
 
+  it('moves every instance to a scenario that sets the clock, and one that counts the quota', async () => {
+    await world().a.controlOk('/scenario', { method: 'POST', body: { name: 'sunset' } })
+    for (const reader of world().readers) {
+      const clock = await health(reader)
+      expect(Date.parse(clock.now), `${reader.name}: health`).toBeGreaterThanOrEqual(Date.parse('2030-12-06T00:00:00.000Z'))
+      expect(Date.parse(clock.now), `${reader.name}: health`).toBeLessThan(Date.parse('2030-12-06T00:01:00.000Z'))
+      const removed = await reader.api('/pets/1')
+      expect([removed.status, removed.body.code], reader.name).toEqual([410, 'endpoint_removed'])
+    }
+    await world().a.controlOk('/scenario', { method: 'POST', body: { name: 'rate-limited' } })
+    for (const reader of world().readers) {
+      const refused = await reader.api('/pets?limit=1')
+      expect([refused.status, refused.headers.get('x-ratelimit-remaining')], reader.name).toEqual([429, '0'])
+    }
+  })
+
+  it('gives the same snapshot and state on every instance', async () => {
+    await world().a.controlOk('/clock', { method: 'POST', body: { set: '2032-02-02T02:02:02.000Z', freeze: true } })
+    expect((await world().a.api('/pets', { method: 'POST', body: newPet('In Every Snapshot') })).status).toBe(201)
+    for (const reader of world().readers) expect((await reader.api('/pets?limit=1')).status, reader.name).toBe(200)
+    await world().a.controlOk('/faults', { method: 'POST', body: { operation: 'getPet', status: 503, times: 2 } })
+    const snapshots = []
+    const states = []
+    for (const reader of world().readers) {
+      snapshots.push(await reader.controlOk('/snapshot'))
+      states.push(await reader.controlOk('/state'))
+    }
+    expect(snapshots[0].catalogue.pets.at(-1).name).toBe('In Every Snapshot')
+    for (const snapshot of snapshots) expect(snapshot).toEqual(snapshots[0])
+    const used = (states[0].keys as { plan: string; minute: { used: number } }[]).find((key) => key.plan === 'pro')
+    expect(used?.minute.used).toBe(1 + world().readers.length)
+    for (const state of states) expect(state).toEqual(states[0])
+  })
+
   it('restores on every instance a snapshot put through a', async () => {
     expect((await world().a.api('/pets', { method: 'POST', body: newPet('Snapshotted') })).status).toBe(201)
     await world().a.controlOk('/clock', { method: 'POST', body: { set: '2032-02-02T02:02:02.000Z', freeze: true } })
