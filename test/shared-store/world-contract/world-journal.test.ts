@@ -87,6 +87,29 @@ describeWorlds('the world contract: the journal', (world) => {
     }
   })
 
+  it("stamps every instance's entries with the world's clock, and the fault or forcing that shaped them", async () => {
+    await world().a.controlOk('/clock', { method: 'POST', body: { set: '2029-05-06T07:08:09.000Z', freeze: true } })
+    const added = await world().a.controlOk('/faults', { method: 'POST', body: { operation: 'getPet', status: 503, times: 1 } })
+    const statuses = []
+    for (const reader of world().readers) {
+      statuses.push((await reader.api('/pets/1')).status)
+      statuses.push((await reader.api('/pets/2', { headers: { prefer: 'code=404' } })).status)
+    }
+    expect(statuses).toEqual(world().readers.flatMap((_, index) => [index === 0 ? 503 : 200, 404]))
+    for (const reader of world().readers) {
+      const { requests } = await reader.controlOk('/requests')
+      const entries = requests as { at: string; fault?: string; forced?: boolean; status: number }[]
+      expect(
+        entries.map((entry) => entry.at),
+        reader.name,
+      ).toEqual(entries.map(() => '2029-05-06T07:08:09.000Z'))
+      expect(
+        entries.map((entry) => [entry.status, entry.fault ?? null, entry.forced ?? false]),
+        reader.name,
+      ).toEqual(statuses.map((status, index) => [status, index === 0 ? added.ids[0] : null, index % 2 === 1]))
+    }
+  })
+
   it('waits on one instance for a request another answers', async () => {
     const [first, last] = [world().a, world().readers.at(-1)!]
     const waiting = last.control('/requests/wait?operation=createPet&timeoutMs=5000')
