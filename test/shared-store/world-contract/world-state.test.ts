@@ -113,6 +113,35 @@ describeWorlds('the world contract: pets and state', (world) => {
     for (const state of states) expect(state).toEqual(states[0])
   })
 
+  it("answers an instance's first API request after a change through a from the changed world", async () => {
+    // No health or control read on the other instance between the change and its request: the request itself
+    // must see the change.
+    const last = () => world().readers.at(-1)!
+    await world().a.controlOk('/scenario', { method: 'POST', body: { name: 'empty' } })
+    expect((await last().api('/pets?limit=5')).body).toEqual([])
+    await world().a.controlOk('/scenario', { method: 'POST', body: { name: 'default' } })
+    expect((await last().api('/pets?limit=100')).body).toHaveLength(seeded)
+    // Past getPet's sunset (2030-12-05): 410, and the request journaled at that instant.
+    await world().a.controlOk('/clock', { method: 'POST', body: { set: '2031-01-01T00:00:00.000Z', freeze: true } })
+    const removed = await last().api('/pets/1')
+    expect([removed.status, removed.body.code]).toEqual([410, 'endpoint_removed'])
+    await world().a.controlOk('/clock', { method: 'POST', body: { set: '2030-06-01T00:00:00.000Z', freeze: true } })
+    const deprecated = await last().api('/pets/1')
+    expect([deprecated.status, deprecated.headers.get('deprecation'), deprecated.headers.get('sunset')]).toEqual([
+      200,
+      expect.any(String),
+      expect.any(String),
+    ])
+    const { requests } = await last().controlOk('/requests?operation=getPet')
+    expect((requests as { at: string }[]).map((entry) => entry.at)).toEqual(['2031-01-01T00:00:00.000Z', '2030-06-01T00:00:00.000Z'])
+    await world().a.controlOk('/provider-states', { method: 'POST', body: { state: 'a pet with id {id} exists', params: { id: 33 } } })
+    expect((await last().api('/pets/33')).status).toBe(200)
+    await world().a.controlOk('/faults', { method: 'POST', body: { operation: 'listPets', status: 503 } })
+    expect((await last().api('/pets?limit=1')).status).toBe(503)
+    await world().a.controlOk('/faults', { method: 'DELETE' })
+    expect((await last().api('/pets?limit=1')).status).toBe(200)
+  })
+
   it('restores on every instance a snapshot put through a', async () => {
     expect((await world().a.api('/pets', { method: 'POST', body: newPet('Snapshotted') })).status).toBe(201)
     await world().a.controlOk('/clock', { method: 'POST', body: { set: '2032-02-02T02:02:02.000Z', freeze: true } })
