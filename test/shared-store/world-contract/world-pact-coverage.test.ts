@@ -12,6 +12,7 @@ interface Recorded {
   readonly interactions: readonly string[]
   /** Coverage: each operation's calls, and each status answered with its count. */
   readonly calls: Readonly<Record<string, number>>
+  /** Each status answered with its count, and of those how many were forced or a fault rule's. */
   readonly answered: readonly string[]
   readonly met: number
 }
@@ -19,7 +20,7 @@ interface Recorded {
 interface CoverageOperation {
   readonly operation: string
   readonly calls: number
-  readonly statuses: readonly { readonly status: number; readonly count: number }[]
+  readonly statuses: readonly { readonly status: number; readonly count: number; readonly forced: number; readonly fault: number }[]
 }
 
 async function recorded(reader: Instance): Promise<Recorded> {
@@ -30,7 +31,9 @@ async function recorded(reader: Instance): Promise<Recorded> {
     interactions: (pact.interactions as { description: string }[]).map((interaction) => interaction.description),
     calls: Object.fromEntries(operations.map((operation) => [operation.operation, operation.calls])),
     answered: operations.flatMap((operation) =>
-      operation.statuses.filter((status) => status.count > 0).map((status) => `${operation.operation} ${status.status} x${status.count}`),
+      operation.statuses
+        .filter((status) => status.count > 0)
+        .map((status) => `${operation.operation} ${status.status} x${status.count} (forced ${status.forced}, fault ${status.fault})`),
     ),
     met: coverage.summary.met,
   }
@@ -83,11 +86,33 @@ const afterProviderStates: Flow = async (readers) => {
   await traffic(readers, 'After States')
 }
 
+const withForcedAnswersAndFaults: Flow = async (readers) => {
+  await traffic(readers, 'Before Faults')
+  const last = readers.at(-1)!
+  expect((await last.api('/pets/1', { headers: { prefer: 'code=404' } })).status).toBe(404)
+  expect((await last.api('/pets?limit=1', { key: null, headers: { prefer: 'code=401' } })).status).toBe(401)
+  await readers[0]!.controlOk('/faults', { method: 'POST', body: { operation: 'createPet', status: 503, times: 2 } })
+  for (const reader of [...readers, ...readers, ...readers].slice(0, 3)) {
+    await reader.api('/pets', { method: 'POST', body: newPet('Faulty') })
+  }
+  await readers[0]!.controlOk('/reset', { method: 'POST' })
+  await traffic(readers, 'After Faults')
+}
+
 describeWorlds('the world contract: pact and coverage', (world) => {
-  const flows: [string, Flow, { interactions: number; calls: number }][] = [
+  const flows: [string, Flow, { interactions: number; calls: number; answered?: readonly string[] }][] = [
     ['after resets', afterResets, { interactions: 5, calls: 11 }],
     ['after scenarios', afterScenarios, { interactions: 7, calls: 13 }],
     ['after provider states', afterProviderStates, { interactions: 7, calls: 13 }],
+    [
+      'with forced answers and fault rules',
+      withForcedAnswersAndFaults,
+      {
+        interactions: 5,
+        calls: 15,
+        answered: ['createPet 503 x2 (forced 0, fault 2)', 'getPet 404 x3 (forced 1, fault 0)', 'listPets 401 x3 (forced 1, fault 0)'],
+      },
+    ],
   ]
   for (const [title, flow, atLeast] of flows) {
     it(`keeps the interactions and counts memory mode keeps ${title}, on every instance`, async () => {
@@ -98,6 +123,7 @@ describeWorlds('the world contract: pact and coverage', (world) => {
       // What the world is held to is not nothing: memory mode recorded the traffic of before and after the changes.
       expect(memory.interactions.length).toBeGreaterThanOrEqual(atLeast.interactions)
       expect(Object.values(memory.calls).reduce((sum, calls) => sum + calls, 0)).toBeGreaterThanOrEqual(atLeast.calls)
+      for (const line of atLeast.answered ?? []) expect(memory.answered).toContain(line)
       await flow(world().readers)
       const seen = await everyReader(world().readers)
       expect(seen).toEqual(world().readers.map(() => memory))
@@ -130,7 +156,8 @@ describeWorlds('the world contract: pact and coverage', (world) => {
       expect(after.interactions, reader.name).toEqual(before[index]!.interactions)
     }
     expect((await world().readers.at(-1)!.api('/pets/2')).status).toBe(200)
-    for (const reader of world().readers) expect((await recorded(reader)).answered, reader.name).toEqual(['getPet 200 x1'])
+    for (const reader of world().readers)
+      expect((await recorded(reader)).answered, reader.name).toEqual(['getPet 200 x1 (forced 0, fault 0)'])
   })
 
   it('clears neither with a journal clear, on any instance', async () => {
