@@ -78,7 +78,12 @@ interface Exchange {
   decision: RateLimitDecision
   readonly routeHeaders: Readonly<Record<string, string>> | undefined
   readonly started: number
-  readonly receivedAt: number
+  /**
+   * The simulator's clock when the request arrived (the journal's `at`). With a shared store: once the store admitted
+   * it, for the instance's copy of the world, clock included, is brought up to date on the way (a clock frozen or
+   * moved through another instance holds from this instance's next request).
+   */
+  receivedAt: number
   /**
    * `state.resets()` when the request began (with a shared store: once the store admitted it, for bringing the world
    * up to date on the way is no reset of the client's): a reset since makes it a request of the state before.
@@ -206,6 +211,7 @@ export function createApiPipeline(state: OperationContext, options: PipelineOpti
     return shared.admit(caller.bucket, caller.plan, admission).then(
       (decision) => {
         exchange.generation = state.resets()
+        exchange.receivedAt = state.clock.now()
         return proceed(exchange, match, preferred, forcible, admission, decision)
       },
       (error: unknown) => {
