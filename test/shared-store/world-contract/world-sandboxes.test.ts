@@ -113,7 +113,7 @@ describeWorlds(
       await world().a.controlOk('/sandboxes/team-b', { method: 'PUT' })
       expect((await world().a.control('/sandboxes/team-a', { method: 'DELETE' })).status).toBe(204)
       for (const reader of world().readers) expect((await listed(reader)).names, reader.name).toEqual(['team-b'])
-      // On a, which deleted it, it is gone (on the other instance: open-defect-deleted-sandbox.test.ts).
+      // On a, which deleted it, it is gone (the other instance keeps its copy: issue 46).
       expect((await world().a.control('/sandboxes/team-a', { method: 'DELETE' })).status).toBe(404)
       const gone = await world().a.control('/health', { sandbox: 'team-a' })
       expect([gone.status, gone.body.code]).toEqual([404, 'sandbox_not_found'])
